@@ -49,13 +49,20 @@ def _describe(v):
 class _Call:
     """One call of a custom function: what its gradient needs and what to check."""
 
-    __slots__ = ("name", "grad_fn", "names", "inputs", "variables", "forward", "level")
+    __slots__ = ("name", "grad_fn", "names", "inputs", "variables", "function", "lead", "kw",
+                 "level")
 
-    def __init__(self, name, grad_fn, names, inputs, variables, forward=None, level=0):
+    def __init__(self, name, grad_fn, names, inputs, variables, function=None, lead=(), kw=None,
+                 level=0):
         self.name, self.grad_fn, self.names = name, grad_fn, names
         self.inputs, self.variables = inputs, variables
-        self.forward = forward  # forward(*inputs) -> (y, grad_fn): the function again, for checks
+        self.function = function  # the CustomGradientFunction (None: no forward to run again)
+        self.lead, self.kw = lead, kw or {}  # its bound object, its keyword-only arguments
         self.level = level  # the backward pass it ran in (1: it is a grad_fn, nested)
+
+    def forward(self, *inputs):
+        """The function again on ``inputs``: ``(y, grad_fn)`` (for checks)."""
+        return self.function._f(*self.lead, *inputs, **self.kw)
 
     def _where(self, i):
         if i < len(self.names):
@@ -68,7 +75,7 @@ class _Call:
         per input, then per variable."""
         upstream = g  # one per output: the entry of a custom op always has a tuple of outputs
         record = isinstance(upstream[0], Tensor)
-        if not record:
+        if not record and type(upstream[0]) is not np.ndarray:
             xp = xp_of(upstream[0])
             if xp is not np and numpy_names(xp) is not xp:  # an array-API module's arrays do not defer to a
                 # Tensor in operators (NumPy's and CuPy's do), and grad_fn may hold Tensors of
@@ -83,6 +90,8 @@ class _Call:
             e.add_note(f"(raised by the grad_fn of custom_gradient function {self.name!r})")
             raise
         nx = len(self.names)
+        if nx == 1 and not self.variables and not isinstance(result, (tuple, list)):
+            return (self._check(0, result, record),)  # one input, one bare gradient
         if self.variables:
             if not (isinstance(result, (tuple, list)) and len(result) == 2):
                 raise GradientTypeError(
@@ -221,6 +230,8 @@ class CustomGradientFunction:
         inputs, kw, names = self._bind(obj, args, kwargs)
         lead = () if obj is None else (obj,)
         hooks = listeners()
+        if not hooks:
+            return self._run(obj, lead, inputs, kw, names)[0]
         for h in hooks:
             h._function_enter(name, inputs, names)
         outs = None
@@ -246,9 +257,12 @@ class CustomGradientFunction:
                 "returns the gradient of each input")
         y, grad_fn = result
         multi = isinstance(y, (tuple, list))
-        ys = [t if isinstance(t, Tensor) else Tensor(t) for t in (y if multi else [y])]
-        taken = {id(a) for a in inputs}
-        variables = [v for k, v in watcher.variables.items() if k not in taken]
+        ys = [t if isinstance(t, Tensor) else Tensor(t) for t in y] if multi else [
+            y if isinstance(y, Tensor) else Tensor(y)]
+        variables = []
+        if watcher.variables:
+            taken = {id(a) for a in inputs}
+            variables = [v for k, v in watcher.variables.items() if k not in taken]
         if variables and not _accepts_variables(grad_fn):
             raise GradientTypeError(
                 f"custom_gradient({name}): grad_fn must accept keyword argument 'variables', "
@@ -257,14 +271,10 @@ class CustomGradientFunction:
                 "(grad_xs, grad_vars), one gradient per variable in grad_vars")
         if not _TAPES.get():
             return y, tuple(ys)
-        outs = tuple(Tensor(t.value) for t in ys)
-        call = _Call(name, grad_fn, names, inputs, variables,
-                     functools.partial(self._again, lead, kw), tape_level())
-        record_custom(self._prim, inputs + variables, ys, outs, {"call": call})
+        outs = tuple([Tensor(t.value) for t in ys])
+        call = _Call(name, grad_fn, names, inputs, variables, self, lead, kw, tape_level())
+        record_custom(self._prim, inputs + variables if variables else inputs, ys, outs, {"call": call})
         return (type(y)(outs) if multi else outs[0]), outs
-
-    def _again(self, lead, kw, *inputs):
-        return self._f(*lead, *inputs, **kw)
 
     def __repr__(self):
         return f"<custom_gradient function {self._name}>"

@@ -331,7 +331,7 @@ def wrong_derivative(trace):
     rng = np.random.default_rng(0)
     for row in _custom_rows(trace):
         call = row.source
-        if call.forward is None or call.level or any(p.kind == "upstream-ignored" for p in row.pitfalls):
+        if call.function is None or call.level or any(p.kind == "upstream-ignored" for p in row.pitfalls):
             continue  # nested inside a grad_fn (see nested_second_order), or already explained
         for k, (x, d) in enumerate(zip(call.inputs, row.downstream)):
             if d is None or not isinstance(x, Tensor) or x.dtype.kind != "f":
@@ -400,10 +400,9 @@ def nested_second_order(trace):
     found = []
     for row in _custom_rows(trace):
         call = row.source
-        if row.level < 2 or call.level < 1 or call.forward is None:
+        if row.level < 2 or call.level < 1 or call.function is None:
             continue
-        owner = getattr(getattr(call.forward, "func", None), "__self__", None)
-        fn = getattr(owner, "_f", None)
+        fn = getattr(call.function, "_f", None)
         cells = zip(getattr(getattr(fn, "__code__", None), "co_freevars", ()),
                     getattr(fn, "__closure__", None) or ())
         captured = [(var, c.cell_contents) for var, c in cells if _cell_tensor(c)]

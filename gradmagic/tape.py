@@ -34,12 +34,14 @@ def push(obj):
 
 def remove(obj):
     """Take a tape or listener off the stack, wherever it is."""
-    _TAPES.set(tuple(t for t in _TAPES.get() if t is not obj))
+    stack = _TAPES.get()
+    _TAPES.set(stack[:-1] if stack and stack[-1] is obj else tuple(t for t in stack if t is not obj))
 
 
 def listeners():
     """The listeners on the stack: the engine calls their hooks."""
-    return [t for t in _TAPES.get() if not t._records]
+    stack = _TAPES.get()
+    return [t for t in stack if not t._records] if stack else []
 
 
 def level():
@@ -154,22 +156,36 @@ class variadic:
 def apply(prim, *args, **params):
     """Run ``prim``. Raw arrays in, raw array out; any Tensor in, a Tensor out, recorded
     on every active tape that follows one of the inputs."""
-    for a in args:
-        if isinstance(a, Tensor):
-            break
-    else:
-        return prim.impl(common_xp(args))(*args, **params)
-    v = a.value
-    xp = _XP.get(type(v)) or xp_of(v)
-    if len(args) == 1:
-        vals = (v,)
+    n = len(args)
+    if n == 1:  # the common cases spelled out, since this runs once per op
+        a = args[0]
+        if not isinstance(a, Tensor):
+            return prim.impl(common_xp(args))(*args, **params)
+        va = a.value
+        vals = (va,)
+        xp = _XP.get(type(va)) or xp_of(va)
+    elif n == 2:
+        a, b = args
+        va = a.value if isinstance(a, Tensor) else a
+        vb = b.value if isinstance(b, Tensor) else b
+        if va is a and vb is b:
+            return prim.impl(common_xp(args))(*args, **params)
+        vals = (va, vb)
+        xp, xb = _XP.get(type(va)), _XP.get(type(vb))
+        if xp is not xb:  # a Python number goes with any module; anything else is checked
+            if xb is None and type(vb) in _SCALARS and xp is not None:
+                pass
+            elif xp is None and type(va) in _SCALARS and xb is not None:
+                xp = xb
+            else:
+                xp = common_xp(vals)
+        elif xp is None:
+            xp = common_xp(vals)
     else:
         vals = tuple([b.value if isinstance(b, Tensor) else b for b in args])
-        for b in vals:  # a value of another module (or an unknown one) takes the careful path
-            m = _XP.get(type(b))
-            if m is not xp and (m is not None or not (type(b) in _SCALARS or b is None)):
-                xp = common_xp(vals)
-                break
+        if all(v is b for v, b in zip(vals, args)):
+            return prim.impl(common_xp(args))(*args, **params)
+        xp = common_xp(vals)
     out = _new(Tensor)
     out.value = (prim.np if xp is np else prim.impl(xp))(*vals, **params)
     tapes = _TAPES.get()
@@ -193,7 +209,10 @@ def _read_variables(args, vals):
 
 def recording():
     """True while some tape is recording (so rules must run on Tensors)."""
-    return any(t._records for t in _TAPES.get())
+    for t in _TAPES.get():
+        if t._records:
+            return True
+    return False
 
 
 def record_custom(prim, inputs, ys, outs, params):
@@ -220,70 +239,71 @@ def unbroadcast(g, shape):
 
 
 def _ones(x):
-    xp = xp_of(x)
-    return xp.ones(x.shape, dtype=x.dtype)
+    if not x.shape and isinstance(x, (np.ndarray, np.generic)):
+        return np.array(1, dtype=x.dtype)  # a scalar loss: four times quicker than np.ones
+    return xp_of(x).ones(x.shape, dtype=x.dtype)
 
 
-def backward(entries, ids, seeds, want, record, hooks=()):
+def backward(entries, ids, seeds, want, record, hooks=(), free=False):
     """Walk ``entries`` backwards from ``seeds`` ({id: gradient}); return {id: gradient}
     for the ids in ``want``. ``record``: run the rules on Tensors so an outer tape
-    records them. ``hooks``: listeners told of every step."""
+    records them. ``hooks``: listeners told of every step. ``free``: drop each entry
+    once walked, so what its op saved is freed as early as the backward pass allows."""
     grads = dict(seeds)
     found = {}
     pop, get = grads.pop, grads.get
     order = _LEVEL.get()
     for k in range(len(entries) - 1, -1, -1):
         prim, args, vals, out, params = entries[k]
+        if free:
+            entries[k] = None
         if type(out) is tuple:  # an op with several outputs
             g = _upstreams(grads, out, want, found, record)
             if g is None:
                 continue
-            ans = out if record else tuple(o.value for o in out)
+            ans = out if record else tuple([o.value for o in out])
         else:
-            oid = id(out)
-            g = pop(oid, None)
+            g = pop(id(out), None)
             if g is None:
                 continue
-            if oid in want:
-                found[oid] = g
-            if record and not isinstance(g, Tensor):
-                g = Tensor(g)
-            ans = out if record else out.value
+            if want and id(out) in want:
+                found[id(out)] = g
+            if record:
+                if not isinstance(g, Tensor):
+                    g = Tensor(g)
+                ans = out
+            else:
+                ans = out.value
+        rule_args = vals
         if record:  # rules see Tensors; a Variable as the value it had when the op ran
             rule_args = args
             if any(type(a) is Variable for a in args):
                 rule_args = _read_variables(args, vals)
-        else:
-            rule_args = vals
-        joint = prim.joint
         vjps = prim.vjps
+        joint = prim.joint
         if joint:  # one call gives every input's gradient (a custom gradient)
             try:
                 vjps = vjps(g, ans, *rule_args, **params)
             except Exception as e:
                 for h in hooks:
-                    h._backward_error(entries[k], g, e, _LEVEL.get())
+                    h._backward_error(entries[k], g, e, order)
                 raise
         downs = [None] * len(args) if hooks else None
         for i, a in enumerate(args):
             aid = id(a)
-            if aid not in ids or not isinstance(a, Tensor):
+            if aid not in ids:  # ids hold live Tensors only: no number or array matches
                 continue
             if joint:
                 c = vjps[i]
-            elif vjps[i] is None:
-                continue
-            elif params:
-                c = vjps[i](g, ans, *rule_args, **params)
             else:
-                c = vjps[i](g, ans, *rule_args)
+                rule = vjps[i]
+                if rule is None:
+                    continue
+                c = rule(g, ans, *rule_args, **params) if params else rule(g, ans, *rule_args)
             if c is None:
                 continue
-            shape = vals[i].shape
-            if c.shape != shape:
-                c = _unbroadcast_seen(c, shape, a, hooks)
-            if hooks:
-                downs[i] = c
+            if c.shape != vals[i].shape:
+                c = _unbroadcast_seen(c, vals[i].shape, a, hooks)
             prev = get(aid)
             if prev is None:
                 grads[aid] = c
@@ -291,6 +311,8 @@ def backward(entries, ids, seeds, want, record, hooks=()):
                 grads[aid] = prev + c
                 for h in hooks:
                     h._backward_sum(a, prev, c, order)
+            if hooks:
+                downs[i] = c
         if hooks:
             for h in hooks:
                 h._backward_step(entries[k], g, downs, order)
@@ -373,8 +395,8 @@ class GradientTape:
     def _record(self, prim, args, vals, out, params):
         ids = self._ids
         hit = False
-        for a in args:
-            if isinstance(a, Tensor) and (id(a) in ids or self._watches_on_use(a)):
+        for a in args:  # ids hold live Tensors only, so a number's id cannot match one
+            if id(a) in ids or (type(a) is Variable and self._watches_on_use(a)):
                 hit = True
         if hit:
             self._entries.append((prim, args, vals, out, params))
@@ -444,10 +466,13 @@ class GradientTape:
     # -- differentiating --------------------------------------------------------
     def _check_usable(self, fn):
         if self._used and not self._persistent:
+            failed = (" (by a call that failed while differentiating, which had freed part of "
+                      "what the tape saved: run the forward code again on a new tape)"
+                      if self._used == "failed" else "")
             raise TapeError(
                 f"GradientTape.{fn}: a non-persistent GradientTape can only be used to compute "
-                "one set of gradients (or jacobians), and this one has been used. Ask for every "
-                "gradient in one call (tape.gradient(y, [x1, x2])), or create the tape with "
+                f"one set of gradients (or jacobians), and this one has been used{failed}. Ask for "
+                "every gradient in one call (tape.gradient(y, [x1, x2])), or create the tape with "
                 "GradientTape(persistent=True)")
 
     def _release(self):
@@ -468,9 +493,11 @@ class GradientTape:
             needed.update(id(a) for a in args if isinstance(a, Tensor))
         return highest
 
-    def _grads(self, targets, seeds, sources):
+    def _grads(self, targets, seeds, sources, last=False):
         """{source id: gradient} for a backward pass seeded at ``targets``; the pass's
-        order is left in ``self._order``."""
+        order is left in ``self._order``. ``last``: the tape's last pass, unless it is
+        persistent; when no listener needs the entries afterwards, each is freed once
+        walked (so the values it saved go as soon as they are used, as in PyTorch)."""
         want = {id(s) for s in sources}
         start = {}
         for t, s in zip(targets, seeds):
@@ -478,8 +505,15 @@ class GradientTape:
         # one more than the highest order of the ops the targets depend on
         order = self._order = 1 + (self._levels_below(start) if self._level else 0)
         token = _LEVEL.set(order)  # ops recorded during this pass belong to that order
+        hooks = listeners()
+        free = last and not self._persistent and not hooks
         try:
-            return backward(self._entries, self._ids, start, want, recording(), listeners())
+            return backward(self._entries, self._ids, start, want, recording(), hooks, free)
+        except BaseException:
+            if free:  # what was walked is gone: the tape cannot be walked again
+                self._release()
+                self._used = "failed"
+            raise
         finally:
             _LEVEL.reset(token)
 
@@ -503,10 +537,10 @@ class GradientTape:
         targets, _ = _flatten(target, "GradientTape.gradient", "target")
         flat_sources, rebuild = _flatten(sources, "GradientTape.gradient", "sources")
         _no_complex(flat_sources, "GradientTape.gradient")
-        record = recording()
         if output_gradients is None:
             seeds = [_ones(t.value) for t in targets]
         else:
+            record = recording()
             seeds, _ = _flatten(output_gradients, "GradientTape.gradient", "output_gradients",
                                 allow_raw=True)
             if len(seeds) != len(targets):
@@ -520,7 +554,7 @@ class GradientTape:
                         f"(the target's), got {tuple(s.shape)}")
                 common_xp((t.value, getattr(s, "value", s)))  # the target's module, or BackendError
             seeds = [s if record and isinstance(s, Tensor) else getattr(s, "value", s) for s in seeds]
-        grads = self._grads(targets, seeds, flat_sources)
+        grads = self._grads(targets, seeds, flat_sources, last=True)
         results = []
         for s in flat_sources:  # a loop, not a comprehension: warnings point at the caller
             results.append(_finish(grads.get(id(s)), s, how, "GradientTape.gradient"))
@@ -653,6 +687,8 @@ def _as_tensor(x):
 
 
 def _finish(g, source, how, fn, shape=None):
+    if g is not None and g.dtype == source.dtype and kind(g.dtype) in "fc":  # the common case
+        return g if isinstance(g, Tensor) else Tensor(g)
     if kind(source.dtype) not in "fc":
         warnings.warn(f"{fn}: the dtype of the watched tensor must be floating (e.g. float32), "
                       f"got {source.dtype}; its gradient is None", stacklevel=3)
@@ -666,6 +702,10 @@ def _finish(g, source, how, fn, shape=None):
     return _as_tensor(g)
 
 
+def _first(values):
+    return values[0]
+
+
 def _one_tensor(x, fn, arg):
     if not isinstance(x, Tensor):
         raise GradientTypeError(f"{fn}({arg}): expected a Tensor, got {type(x).__name__}")
@@ -674,6 +714,8 @@ def _one_tensor(x, fn, arg):
 
 def _flatten(tree, fn, arg, allow_raw=False):
     """Leaves of a Tensor / list / tuple / dict tree, and a function that rebuilds it."""
+    if isinstance(tree, Tensor):  # the common case, one Tensor
+        return [tree], _first
     leaves = []
 
     def walk(node):

@@ -1533,3 +1533,62 @@ def test_strict_backend_alone_is_not_an_error():
     c = a * b
     assert isinstance(c.value, type(xs.asarray([1.0])))
     np.testing.assert_array_equal(c.numpy(), [3.0, 8.0])
+
+
+# =====================================================================================
+# memory: what a non-persistent tape saved is freed during its backward pass
+# =====================================================================================
+
+def _first_op_sees_later_temporary(**tape_kwargs):
+    """Whether a temporary made after the first op is still alive when the backward
+    pass reaches that first op (the last one it walks)."""
+    seen = {}
+
+    @gm.custom_gradient
+    def first(x):
+        def grad_fn(upstream):
+            seen["alive"] = later() is not None
+            return upstream
+        return x * 1.0, grad_fn
+
+    x = gm.constant(np.ones(3))
+    with gm.GradientTape(**tape_kwargs) as tape:
+        tape.watch(x)
+        t = first(x) * 2.0  # held by the tape alone once `del t` runs
+        later = weakref.ref(t)
+        y = np.sum(np.tanh(t))
+        del t
+    g = tape.gradient(y, x)
+    want = 2.0 * (1.0 - np.tanh(2.0) ** 2)
+    np.testing.assert_allclose(g.numpy(), np.full(3, want), rtol=1e-6)
+    return seen["alive"]
+
+
+def test_non_persistent_tape_frees_each_op_once_walked():
+    assert _first_op_sees_later_temporary() is False
+
+
+def test_persistent_tape_keeps_what_it_saved():
+    assert _first_op_sees_later_temporary(persistent=True) is True
+
+
+def test_trace_keeps_what_the_tape_saved_for_its_detectors():
+    with gm.trace():
+        assert _first_op_sees_later_temporary() is True
+
+
+def test_failure_while_differentiating_uses_up_a_non_persistent_tape():
+    @gm.custom_gradient
+    def broken(x):
+        def grad_fn(upstream):
+            raise ValueError("bad rule")
+        return x * 1.0, grad_fn
+
+    x = gm.constant([1.0, 2.0])
+    with gm.GradientTape() as tape:
+        tape.watch(x)
+        y = np.sum(np.exp(broken(x)))
+    with pytest.raises(ValueError, match="bad rule"):
+        tape.gradient(y, x)
+    with pytest.raises(RuntimeError, match="failed while differentiating.*new tape"):
+        tape.gradient(y, x)
