@@ -254,7 +254,8 @@ def backward(entries, ids, seeds, want, record, hooks=(), free=False):
     pop, get = grads.pop, grads.get
     order = _LEVEL.get()
     for k in range(len(entries) - 1, -1, -1):
-        prim, args, vals, out, params = entries[k]
+        entry = entries[k]
+        prim, args, vals, out, params = entry
         if free:
             entries[k] = None
         if type(out) is tuple:  # an op with several outputs
@@ -286,7 +287,7 @@ def backward(entries, ids, seeds, want, record, hooks=(), free=False):
                 vjps = vjps(g, ans, *rule_args, **params)
             except Exception as e:
                 for h in hooks:
-                    h._backward_error(entries[k], g, e, order)
+                    h._backward_error(entry, g, e, order)
                 raise
         downs = [None] * len(args) if hooks else None
         for i, a in enumerate(args):
@@ -315,7 +316,7 @@ def backward(entries, ids, seeds, want, record, hooks=(), free=False):
                 downs[i] = c
         if hooks:
             for h in hooks:
-                h._backward_step(entries[k], g, downs, order)
+                h._backward_step(entry, g, downs, order)
     for i in want:
         if i not in found and i in grads:
             found[i] = grads[i]
