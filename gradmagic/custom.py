@@ -126,7 +126,8 @@ class _Call:
         x = self.inputs[i] if i < len(self.inputs) else self.variables[i - len(self.inputs)]
         xv = x.value if isinstance(x, Tensor) else x
         gv = grad.value if isinstance(grad, Tensor) else grad
-        if type(gv) is type(xv) and hasattr(gv, "shape") and gv.shape == xv.shape and gv.dtype == xv.dtype:
+        same_module = type(gv) is type(xv) or (type(xv) is np.ndarray and isinstance(gv, np.generic))
+        if same_module and hasattr(gv, "shape") and gv.shape == xv.shape and gv.dtype == xv.dtype:
             if not record:  # the common case: nothing more to check or convert
                 return gv
             return grad if isinstance(grad, Tensor) else Tensor(gv)
@@ -244,12 +245,16 @@ class CustomGradientFunction:
 
     def _run(self, obj, lead, inputs, kw, names):
         name = self._name
-        watcher = _VariableWatcher()
-        push(watcher)
-        try:
+        if Variable.exist:  # learn which variables the body reads
+            watcher = _VariableWatcher()
+            push(watcher)
+            try:
+                result = self._f(*lead, *inputs, **kw)
+            finally:
+                remove(watcher)
+        else:
+            watcher = None
             result = self._f(*lead, *inputs, **kw)
-        finally:
-            remove(watcher)
         if not (isinstance(result, (tuple, list)) and len(result) == 2 and callable(result[1])):
             raise GradientTypeError(
                 f"custom_gradient({name}): {name} must return a pair (y, grad_fn), got "
@@ -260,7 +265,7 @@ class CustomGradientFunction:
         ys = [t if isinstance(t, Tensor) else Tensor(t) for t in y] if multi else [
             y if isinstance(y, Tensor) else Tensor(y)]
         variables = []
-        if watcher.variables:
+        if watcher is not None and watcher.variables:
             taken = {id(a) for a in inputs}
             variables = [v for k, v in watcher.variables.items() if k not in taken]
         if variables and not _accepts_variables(grad_fn):

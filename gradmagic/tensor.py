@@ -167,12 +167,14 @@ class Variable(Tensor):
 
     __slots__ = ("name", "trainable", "_serial")
     _created = itertools.count()
+    exist = False  # True once any Variable is made (until then no op can read one)
 
     def __init__(self, value, name=None, trainable=True, dtype=None):
         super().__init__(_to_array(value, dtype, "Variable", "value", copy=True))
         self.name = "Variable" if name is None else str(name)
         self.trainable = bool(trainable)
         self._serial = next(Variable._created)
+        Variable.exist = True
 
     def assign(self, value):
         """Replace the value (same shape; cast to this variable's dtype). Not recorded."""
