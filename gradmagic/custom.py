@@ -252,9 +252,15 @@ class CustomGradientFunction:
                 result = self._f(*lead, *inputs, **kw)
             finally:
                 remove(watcher)
-        else:
+        else:  # no Variable exists, so the body can read none, unless it makes one:
             watcher = None
             result = self._f(*lead, *inputs, **kw)
+            if Variable.exist:  # then the reads that matter are those a recording tape saw
+                watcher = _VariableWatcher()
+                for t in _TAPES.get():
+                    for v in getattr(t, "_watched", {}).values():
+                        if type(v) is Variable and v.trainable:
+                            watcher.variables.setdefault(id(v), v)
         if not (isinstance(result, (tuple, list)) and len(result) == 2 and callable(result[1])):
             raise GradientTypeError(
                 f"custom_gradient({name}): {name} must return a pair (y, grad_fn), got "

@@ -251,6 +251,32 @@ def test_variables_are_passed_to_grad_fn():
     assert float(gx) == 3.0 and float(gw) == 20.0
 
 
+@pytest.mark.parametrize("variables_existed", [True, False], ids=["variables-existed", "first-variable"])
+def test_variable_made_inside_the_body_and_read_there_is_passed_to_grad_fn(monkeypatch, variables_existed):
+    # whether or not a Variable existed before the call (gradmagic begins watching the
+    # body's variable reads once one exists), one made and read inside reaches grad_fn
+    monkeypatch.setattr(gm.Variable, "exist", variables_existed)
+    got = {}
+
+    @gm.custom_gradient
+    def f(x):
+        w = gm.Variable(np.float64(3.0), name="inner")
+        got["w"] = w
+
+        def grad_fn(up, variables=None):
+            got["variables"] = variables
+            return up * w, [up * x]
+        return x * w, grad_fn
+
+    x = gm.constant(np.float64(2.0))
+    with gm.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y = f(x)
+    gx, gw = tape.gradient(y, [x, got["w"]])
+    assert [v.name for v in got["variables"]] == ["inner"] and got["variables"][0] is got["w"]
+    assert float(gx) == 3.0 and float(gw) == 2.0
+
+
 def test_variables_without_the_keyword_raise_naming_them():
     w = gm.Variable(np.float64(3.0), name="weight")
 
