@@ -241,9 +241,21 @@ def parse_only(text):
     return chosen
 
 
+WARM_BYTES = 31 << 20  # just under glibc's 32 MiB ceiling for its adaptive mmap threshold
+
+
+def warm_allocator():
+    """Allocate and free one large buffer before timing. glibc then serves and keeps freed
+    buffers of up to that size from its heap instead of mapping them anew, and returning
+    them to the system, on every call: otherwise each contender pays page faults (several
+    µs each in a virtual machine) that depend on which workload ran before it."""
+    np.ones(WARM_BYTES // 8).sum()
+
+
 def run(rounds=20, only=None, log=None):
     """Check, time and tabulate; return the Markdown text."""
     _load()
+    warm_allocator()
     only = set(SELECTORS) if only is None else only
     log = log or (lambda msg: print(msg, file=sys.stderr, flush=True))
     env = environment()
@@ -346,7 +358,10 @@ def run(rounds=20, only=None, log=None):
              "calls for W5; x2 for W6); the median of the samples, and in brackets the ratio to the "
              "floor: the median over rounds of the contender's sample over the floor's in the same "
              "round (the 'tracing on' ratios likewise against untraced gradmagic). W1: µs per step "
-             "(200 steps); W2: µs per op (200 ops); W5: µs per call; others: ms per call.", ""]
+             "(200 steps); W2: µs per op (200 ops); W5: µs per call; others: ms per call. Before "
+             f"timing, one {WARM_BYTES >> 20} MiB array is allocated and freed, so that glibc's "
+             "allocator reuses freed buffers for every contender alike instead of faulting fresh "
+             "pages in on each call (the state a long-running process is in).", ""]
     table = rows + traced_rows + memory_rows
     if table:
         lines.append("| " + " | ".join(head) + " |")
