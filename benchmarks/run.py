@@ -210,13 +210,25 @@ def target(key, t, wl):
         beats = ", ".join(f"{t.ratio('gradmagic', p):.2f}x {PEER_TITLES[p]}" for p in peers)
         beats += "".join(f", {PEER_TITLES[p]} absent" for p in W.PEERS if p not in t)
         return "under 10 µs per step, and below PyTorch and autograd", f"{_met(ok)} ({us:.2f} µs; {beats})"
-    if key == "W2":
-        return "under 4 µs per op", f"{_met(us < 4)} ({us:.2f} µs)"
-    if key == "W5":
-        return "under 20 µs", f"{_met(us < 20)} ({us:.2f} µs)"
+    if key in ("W2", "W5"):
+        limit = {"W2": 4, "W5": 20}[key]
+        return f"under {limit} µs" + (" per op" if key == "W2" else ""), (
+            f"{_met(us < limit)} ({us:.2f} µs{_against_peers(key, t, limit)})")
     limit = {"W3": 1.05, "W4": 1.1, "W6": 2.5}[key]
     ratio = t.ratio("gradmagic", "numpy")
     return f"within {limit}x of hand-written NumPy", f"{_met(ratio <= limit)} ({ratio:.3f}x)"
+
+
+# What the peers took on the machine the absolute targets were set on (µs): this machine's
+# speed swings by up to 2x with its load, so each result is also given against the peers
+# timed in the same run, next to what the target was against them there.
+TARGET_MACHINE = {"W2": {"torch": 7.2, "autograd": 14}, "W5": {"torch": 127, "autograd": 48}}
+
+
+def _against_peers(key, t, limit):
+    parts = [f"{t.ratio('gradmagic', p):.2f}x {PEER_TITLES[p]}, the target "
+             f"{limit / TARGET_MACHINE[key][p]:.2f}x" for p in W.PEERS if p in t]
+    return "; " + "; ".join(parts) if parts else ""
 
 
 def _cell(t, name, wl):
