@@ -114,3 +114,19 @@ def test_gpu_benchmark_says_why_it_does_not_run_without_a_gpu(tmp_path):
     proc = subprocess.run([sys.executable, "benchmarks/gpu.py", "--output", str(out)], cwd=root,
                           capture_output=True, text=True)
     assert proc.returncode == 0 and "no GPU benchmark here:" in proc.stdout and not out.exists()
+
+
+def test_absolute_targets_are_also_judged_against_the_peers_of_the_same_run():
+    # 30 µs per call, the peers twice and four times slower: the row says how gradmagic
+    # stands to each peer here, next to where the target put it on its own machine
+    samples = {"numpy": [1e-6] * 3, "gradmagic": [30e-6] * 3, "autograd": [60e-6] * 3,
+               "torch": [120e-6] * 3}
+    wl = next(wl for wl in W.workloads() if wl.key == "W5")
+    goal, result = bench_run.target("W5", bench_run.Race(samples), wl)
+    assert goal == "under 20 µs"
+    assert result.startswith("**missed** (30.00 µs")
+    assert "0.50x autograd, the target 0.42x" in result  # 20 / 48
+    assert "0.25x PyTorch, the target 0.16x" in result  # 20 / 127
+    del samples["torch"]
+    _, result = bench_run.target("W5", bench_run.Race(samples), wl)
+    assert "PyTorch" not in result
