@@ -135,7 +135,9 @@ class Race:
 
 def race(contenders, args, rounds, inner=1):
     """Time the contenders interleaved: one sample of each per round (of ``inner`` calls),
-    the order rotated every round so that none always follows the same one."""
+    the order rotated every round so that none always follows the same one. Each sample
+    follows one untimed call of the same contender, so that it runs as in a loop that
+    calls it again and again, not in the caches and heap that another contender left."""
     for fn in contenders.values():
         fn(*args)  # warm-up
     names = list(contenders)
@@ -144,6 +146,7 @@ def race(contenders, args, rounds, inner=1):
     for r in range(rounds):
         for name in names[r % len(names):] + names[:r % len(names)]:
             fn = contenders[name]
+            fn(*args)
             t = time.perf_counter()
             for _ in range(inner):
                 fn(*args)
@@ -366,7 +369,8 @@ def run(rounds=20, only=None, log=None):
              f"- threads: {env['threads']}",
              f"- method: in one process; every contender's value and gradients checked against the "
              f"hand-written NumPy floor first; then interleaved, one sample of each per round in an "
-             f"order rotated every round, {rounds} rounds (x5 for W1, W2 and W5, whose samples are 20 "
+             f"order rotated every round, each sample right after one untimed call of the same "
+             f"contender, {rounds} rounds (x5 for W1, W2 and W5, whose samples are 20 "
              "calls for W5; x2 for W6); the median of the samples, and in brackets the ratio to the "
              "floor: the median over rounds of the contender's sample over the floor's in the same "
              "round (the 'tracing on' ratios likewise against untraced gradmagic). W1: µs per step "
