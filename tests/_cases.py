@@ -1,0 +1,92 @@
+"""What the op tests share: seeded inputs, readable shape ids, and the domain of each
+elementwise op (away from poles, branch cuts, kinks and ties). ``test_ops`` checks the
+ops over broadcasting shapes on NumPy; ``test_backend`` on every backend, to second order.
+"""
+
+import math
+import operator
+import zlib
+
+import numpy as np
+
+import gradmagic as gm
+
+
+def sid(shape):
+    """``(2,3)``, ``(3,)``, ``()``: a shape as a readable test id."""
+    inner = ",".join(str(n) for n in shape)
+    return f"({inner}{',' if len(shape) == 1 else ''})"
+
+
+def rng_for(*key):
+    """A generator seeded by the test case, so every case draws its own fixed numbers."""
+    return np.random.default_rng(zlib.crc32(repr(key).encode()))
+
+
+def uniform(lo, hi):
+    return lambda rng, shape: rng.uniform(lo, hi, shape)
+
+
+def magnitude(lo, hi):
+    """|x| in [lo, hi], either sign: away from 0 (abs, sign, cbrt, reciprocal ...)."""
+    return lambda rng, shape: rng.uniform(lo, hi, shape) * rng.choice([-1.0, 1.0], shape)
+
+
+def grid(offset):
+    """``offset + 0.2 k``: two grids with offsets 0.1 apart never tie (maximum, clip ...)."""
+    return lambda rng, shape: offset + 0.2 * rng.integers(-8, 9, shape)
+
+
+def distinct(rng, shape):
+    """Values 0.25 apart in random order: reductions max/min never meet a tie."""
+    n = math.prod(shape)
+    return (rng.permutation(n).reshape(shape) - n / 2) * 0.25
+
+
+UNARY = [
+    ("negative", np.negative, uniform(-2, 2)),
+    ("negative-operator", operator.neg, uniform(-2, 2)),
+    ("positive", np.positive, uniform(-2, 2)),
+    ("absolute", np.absolute, magnitude(0.2, 2)),
+    ("abs-builtin", abs, magnitude(0.2, 2)),
+    ("sign", np.sign, magnitude(0.2, 2)),
+    ("exp", np.exp, uniform(-2, 2)),
+    ("exp2", np.exp2, uniform(-2, 2)),
+    ("expm1", np.expm1, uniform(-2, 2)),
+    ("log", np.log, uniform(0.2, 3)),
+    ("log1p", np.log1p, uniform(-0.5, 2)),
+    ("log2", np.log2, uniform(0.2, 3)),
+    ("log10", np.log10, uniform(0.2, 3)),
+    ("sqrt", np.sqrt, uniform(0.2, 3)),
+    ("cbrt", np.cbrt, magnitude(0.2, 3)),
+    ("square", np.square, uniform(-2, 2)),
+    ("reciprocal", np.reciprocal, magnitude(0.5, 2)),
+    ("sin", np.sin, uniform(-3, 3)),
+    ("cos", np.cos, uniform(-3, 3)),
+    ("tan", np.tan, uniform(-1.2, 1.2)),
+    ("arcsin", np.arcsin, uniform(-0.9, 0.9)),
+    ("arccos", np.arccos, uniform(-0.9, 0.9)),
+    ("arctan", np.arctan, uniform(-3, 3)),
+    ("sinh", np.sinh, uniform(-2, 2)),
+    ("cosh", np.cosh, uniform(-2, 2)),
+    ("tanh", np.tanh, uniform(-2, 2)),
+    ("arcsinh", np.arcsinh, uniform(-3, 3)),
+    ("arccosh", np.arccosh, uniform(1.1, 3)),
+    ("arctanh", np.arctanh, uniform(-0.9, 0.9)),
+    ("sigmoid", gm.sigmoid, uniform(-4, 4)),
+    ("softplus", gm.softplus, uniform(-4, 4)),
+]
+
+# name, ufunc, operator form (or None), domain of the first and of the second argument
+BINARY = [
+    ("add", np.add, operator.add, uniform(-2, 2), uniform(-2, 2)),
+    ("subtract", np.subtract, operator.sub, uniform(-2, 2), uniform(-2, 2)),
+    ("multiply", np.multiply, operator.mul, uniform(-2, 2), uniform(-2, 2)),
+    ("divide", np.divide, operator.truediv, uniform(-2, 2), magnitude(0.5, 2)),
+    ("power", np.power, operator.pow, uniform(0.3, 2), uniform(-2, 2)),
+    ("arctan2", np.arctan2, None, magnitude(0.3, 2), uniform(-2, 2)),  # y off the branch cut
+    ("hypot", np.hypot, None, magnitude(0.3, 2), magnitude(0.3, 2)),
+    ("maximum", np.maximum, None, grid(0.1), grid(0.0)),
+    ("minimum", np.minimum, None, grid(0.1), grid(0.0)),
+    ("logaddexp", np.logaddexp, None, uniform(-3, 3), uniform(-3, 3)),
+]
