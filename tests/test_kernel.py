@@ -20,29 +20,10 @@ pytest.importorskip("jupyter_client")
 from jupyter_client.kernelspec import KernelSpecManager  # noqa: E402
 from jupyter_client.manager import KernelManager  # noqa: E402
 
+from _seed import SEED, SEED_ROW, has_tokens  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[1]
 TIMEOUT = 60
-
-SEED = """\
-import gradmagic as gm
-
-@gm.custom_gradient
-def foo(x):
-    return x**2, lambda upstream: upstream * 2 * x
-
-x = gm.constant(2.0)
-with gm.GradientTape() as tape:
-    tape.watch(x)
-    y = foo(foo(foo(x)))
-dy_dx = tape.gradient(y, x)
-float(dy_dx)
-"""
-
-SEED_ROW = "3  foo   x=2   256  4  1024".split()
-
-
-def has_tokens(text, tokens):
-    return any(line.split() == tokens for line in text.splitlines())
 
 
 def cli(*args, env=None):

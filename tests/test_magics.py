@@ -22,22 +22,7 @@ from gradmagic import _backend  # noqa: E402
 from gradmagic.errors import BackendError  # noqa: E402
 from gradmagic.tape import _TAPES  # noqa: E402
 
-SEED = """\
-import gradmagic as gm
-
-@gm.custom_gradient
-def foo(x):
-    return x**2, lambda upstream: upstream * 2 * x
-
-x = gm.constant(2.0)
-with gm.GradientTape() as tape:
-    tape.watch(x)
-    y = foo(foo(foo(x)))
-dy_dx = tape.gradient(y, x)
-float(dy_dx)
-"""
-
-SEED_ROW = "3  foo   x=2   256  4  1024".split()
+from _seed import SEED, SEED_ROW, has_tokens  # noqa: E402
 
 RAISES = """\
 import gradmagic as gm
@@ -107,10 +92,6 @@ def library_trace(code, raises=None, **options):
 def assert_shows(bundle, tr):
     """The displayed bundle is exactly the Trace's own mime bundle."""
     assert bundle == tr._repr_mimebundle_()
-
-
-def has_tokens(text, tokens):
-    return any(line.split() == tokens for line in text.splitlines())
 
 
 # -- the extension ------------------------------------------------------------------------
