@@ -11,6 +11,8 @@ import numpy as np
 import gradmagic as gm
 from gradmagic.render.html import render_html
 
+from _traces import mlp_trace, seed_trace, softplus_nan_trace
+
 ALLOWED_TAGS = {"div", "style", "table", "caption", "thead", "tbody", "tr", "th", "td", "span", "b"}
 ALLOWED_ATTRS = {"class", "colspan"}
 
@@ -75,13 +77,6 @@ class Page(HTMLParser):
                 if "gm-row" in r["class"]]
 
 
-@gm.custom_gradient
-def foo(x):
-    def grad(upstream):
-        return upstream * 2 * x
-    return x ** 2, grad
-
-
 def set_note(row, text):
     """Give a row a note (notes come from the trace; a hostile one is made by hand)."""
     try:
@@ -90,40 +85,6 @@ def set_note(row, text):
         from gradmagic.trace import NOTE
         row._rec[NOTE] = text
     assert row.note == text
-
-
-def seed_trace():
-    x = gm.constant(2.0)
-    with gm.trace() as tr:
-        with gm.GradientTape() as tape:
-            tape.watch(x)
-            y = foo(foo(foo(x)))
-        dy_dx = tape.gradient(y, x)
-    assert float(dy_dx) == 1024.0
-    return tr
-
-
-def mlp_trace():
-    W = gm.Variable(np.ones((2, 3)) * 0.5, name="W")
-    b = gm.Variable(np.zeros(3), name="b")
-    xs = gm.constant(np.arange(4.0).reshape(2, 2))
-    with gm.trace() as tr:
-        with gm.GradientTape() as tape:
-            h = np.tanh(xs @ W + b)
-            loss = np.sum(h * h)
-        gW, gb = tape.gradient(loss, [W, b])
-    return tr
-
-
-def softplus_nan_trace():
-    x = gm.constant(np.float32(100.0))
-    with gm.trace() as tr, np.errstate(over="ignore", invalid="ignore"):
-        with gm.GradientTape() as tape:
-            tape.watch(x)
-            y = np.log(1 + np.exp(x))
-        g = tape.gradient(y, x)
-    assert np.isnan(g.numpy())
-    return tr
 
 
 # -- the seed example ---------------------------------------------------------------------

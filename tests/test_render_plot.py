@@ -19,47 +19,10 @@ from matplotlib.text import Text  # noqa: E402
 
 from gradmagic.render.plot import png_bytes, plot_trace  # noqa: E402
 
+from _traces import foo, mlp_trace, seed_trace, softplus_nan_trace  # noqa: E402
+
 PNG = b"\x89PNG\r\n\x1a\n"
 INSIDE = {"node-title", "node-inputs", "fold-title", "input-title", "output-title"}  # in boxes
-
-
-@gm.custom_gradient
-def foo(x):
-    def grad(upstream):
-        return upstream * 2 * x
-    return x ** 2, grad
-
-
-def seed_trace():
-    x = gm.constant(2.0)
-    with gm.trace() as tr:
-        with gm.GradientTape() as tape:
-            tape.watch(x)
-            y = foo(foo(foo(x)))
-        tape.gradient(y, x)
-    return tr
-
-
-def nan_trace():
-    x = gm.constant(np.float32(100.0))
-    with gm.trace() as tr:
-        with gm.GradientTape() as tape:
-            tape.watch(x)
-            y = np.log(1 + np.exp(x))  # naive softplus: exp overflows, the gradient is nan
-        tape.gradient(y, x)
-    return tr
-
-
-def mlp_trace():
-    W = gm.Variable(np.ones((2, 3)) * 0.5, name="W")
-    b = gm.Variable(np.zeros(3), name="b")
-    xs = gm.constant(np.arange(4.0).reshape(2, 2))
-    with gm.trace() as tr:
-        with gm.GradientTape() as tape:
-            h = np.tanh(xs @ W + b)
-            loss = np.sum(h * h)
-        tape.gradient(loss, [W, b])
-    return tr
 
 
 def sin_chain(n, **trace_kwargs):
@@ -152,7 +115,7 @@ def test_arrow_count_and_direction():
 
 
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")
-@pytest.mark.parametrize("make", [seed_trace, mlp_trace, nan_trace, lambda: sin_chain(200)])
+@pytest.mark.parametrize("make", [seed_trace, mlp_trace, softplus_nan_trace, lambda: sin_chain(200)])
 @pytest.mark.parametrize("figsize", [None, (6, 2)])
 def test_labels_do_not_overlap_or_get_clipped(make, figsize):
     fig = plot_trace(make(), figsize=figsize)
@@ -295,7 +258,7 @@ def test_short_chain_is_not_folded():
 
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")
 def test_nan_and_inf_are_red():
-    fig = plot_trace(nan_trace())
+    fig = plot_trace(softplus_nan_trace())
     assert strings(fig, "node-title") == ["exp", "add", "log"]
     bad = [t for t in texts(fig) if "nan" in t.get_text() or "inf" in t.get_text()]
     assert {t.get_text() for t in bad} >= {"inf", "nan", "× local inf", "= nan"}
