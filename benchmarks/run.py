@@ -13,7 +13,9 @@ Timings never go into pass/fail tests: tests/test_benchmarks.py runs each worklo
 for correctness.
 
 --only takes workload keys W1 ... W6, and `trace` (W1 and W3 inside `with gm.trace():`),
-`memory` (W3's peak memory, by tracemalloc) and `render` (a 10,000-op trace rendered).
+`memory` (W3's peak memory, by tracemalloc), `render` (a 10,000-op trace rendered) and
+`bounds` (W4, W5 and W6 raced against gradmagic's own work with the engine taken out, and
+against the least work a tape gets away with: what their targets are up against).
 """
 
 import os
@@ -51,8 +53,9 @@ def _load():
         np, gm, W = numpy, gradmagic, workloads
 
 RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results.md")
-SELECTORS = ("W1", "W2", "W3", "W4", "W5", "W6", "trace", "memory", "render")
+SELECTORS = ("W1", "W2", "W3", "W4", "W5", "W6", "trace", "memory", "render", "bounds")
 PEER_TITLES = {"autograd": "autograd", "torch": "PyTorch"}
+BOUNDS = ("by hand", "any tape")  # the contenders that only `bounds` times
 
 
 # -- the machine --------------------------------------------------------------------------
@@ -242,6 +245,22 @@ def _mb(n):
     return f"{n / 2**20:.1f} MB"
 
 
+BOUND_LEGEND = [
+    "W4 by hand: the array operations gradmagic performs, with the body's outputs kept until the "
+    "gradient (the tape records the body, as TensorFlow does) and grad_fn's product with the "
+    "upstream into a new array. The least a tape does: the floor's operations, every array "
+    "freed as soon as it is not needed, plus grad_fn's product with its upstream, which no "
+    "tape can skip (the floor does: its upstream is 1), into a new array (a Tensor's array is "
+    "not a temporary NumPy may overwrite).",
+    "W5 by hand: the seed's own code with no custom_gradient in between: the three bodies on a "
+    "recording tape and the three grad_fns chained by hand, on Tensors. The target minus this "
+    "is what the three custom calls and the gradient's bookkeeping may cost.",
+    "W6 by hand: the array operations of gradmagic's two passes, in their order. The least a "
+    "tape does: the same rules scheduled by hand, each square formed once and no product with "
+    "the seeds' ones, which a tape running its rules as operations does not know to skip.",
+]
+
+
 # -- the run ------------------------------------------------------------------------------
 def parse_only(text):
     if not text:
@@ -278,8 +297,9 @@ def run(rounds=20, only=None, log=None):
     columns = ["numpy", "gradmagic"] + list(W.PEERS)
     head = ["workload", "hand-written NumPy (floor)", "gradmagic"] + [PEER_TITLES[p] for p in W.PEERS] + [
         "target (gradmagic)", "result"]
-    rows, traced_rows, notes = [], [], []
+    rows, traced_rows, bound_rows, notes = [], [], [], []
     timed_keys = {k for k in only if k.startswith("W")} | ({"W1", "W3"} if "trace" in only else set())
+    timed_keys |= {"W4", "W5", "W6"} if "bounds" in only else set()
 
     selected = []
     for wl in W.workloads():  # every check before any timing: a disagreement stops the run
@@ -288,6 +308,9 @@ def run(rounds=20, only=None, log=None):
         contenders = dict(wl.contenders)
         if "trace" not in only:
             contenders.pop("gradmagic traced", None)
+        if "bounds" not in only:
+            for name in BOUNDS:
+                contenders.pop(name, None)
         args = wl.make_args()
         want = contenders["numpy"](*args)
         if wl.key == "W5" and (float(want[0]), float(want[1])) != (256.0, 1024.0):
@@ -313,6 +336,10 @@ def run(rounds=20, only=None, log=None):
                 + ["—"] * len(W.PEERS)
                 + [f"within {limit:g}x of untraced gradmagic",
                    f"{_met(ratio <= limit)} ({ratio:.3f}x untraced)"])
+        if any(name in t for name in BOUNDS):
+            bound_rows.append([wl.name, cells[0], cells[1]]
+                              + [_cell(t, name, wl) if name in t else "—" for name in BOUNDS]
+                              + [target(wl.key, t, wl)[0]])
 
     memory_rows = []
     if "memory" in only:
@@ -387,6 +414,19 @@ def run(rounds=20, only=None, log=None):
         lines.append("")
         shown = timed_keys | ({"W3"} if memory_rows else set())
         lines += [f"- {n}" for n in legend if n[:2] in shown]
+    if bound_rows:
+        lines += ["", "## What the targets are up against", "",
+                  "The same races, with two more contenders: gradmagic's own work with the engine "
+                  "taken out (what the engine costs is the gap between it and gradmagic), and the "
+                  "least work a tape gets away with (a target below it is out of any tape's reach; "
+                  "between the two rows, it is the tape's design that decides).", ""]
+        bound_head = ["workload", "hand-written NumPy (floor)", "gradmagic",
+                      "gradmagic's work by hand, no engine", "the least a tape does", "target (gradmagic)"]
+        lines.append("| " + " | ".join(bound_head) + " |")
+        lines.append("|" + "---|" * len(bound_head))
+        lines += ["| " + " | ".join(r) + " |" for r in bound_rows]
+        lines.append("")
+        lines += [f"- {n}" for n in BOUND_LEGEND if n[:2] in {r[0][:2] for r in bound_rows}]
     if notes:
         lines += [f"- {n}" for n in notes]
     if hasattr(os, "getloadavg"):

@@ -43,7 +43,7 @@ def test_every_workload_has_the_floor_and_gradmagic():
         assert list(wl.contenders)[:2] == ["numpy", "gradmagic"]
 
 
-@pytest.mark.parametrize("name", ["numpy", "gradmagic", "autograd", "torch"])
+@pytest.mark.parametrize("name", ["numpy", "gradmagic", "autograd", "torch", "by hand"])
 def test_w5_gives_256_and_1024(name):
     wl = next(wl for wl in W.workloads() if wl.key == "W5")
     if name not in wl.contenders:
@@ -78,6 +78,33 @@ def test_the_table_names_absent_peers_and_targets(monkeypatch):
     row = next(line for line in text.splitlines() if line.startswith("| W5"))
     assert "| absent |" in row and "under 20 µs" in row and ("met" in row or "missed" in row)
     assert "PyTorch absent" in text and "OMP_NUM_THREADS=" in text
+
+
+def test_bounds_race_w4_w5_w6_against_the_engine_free_work_in_their_own_table():
+    text = bench_run.run(rounds=1, only={"bounds"}, log=lambda msg: None)
+    main, bounds = text.split("## What the targets are up against")
+    assert [line[:4] for line in main.splitlines() if line.startswith("| W")] == ["| W4", "| W5", "| W6"]
+    rows = [line.split(" | ") for line in bounds.splitlines() if line.startswith("| W")]
+    assert [r[0][:4] for r in rows] == ["| W4", "| W5", "| W6"]
+    assert all(len(r) == 6 for r in rows)
+    w4, w5, w6 = rows
+    assert "ms (" in w4[3] and "ms (" in w4[4] and w4[5].startswith("within 1.1x")
+    assert "µs (" in w5[3] and w5[4] == "—" and w5[5].startswith("under 20 µs")
+    assert "ms (" in w6[4] and "W6 by hand:" in bounds and "W4 by hand:" in bounds
+
+
+def test_the_bound_contenders_are_timed_only_when_asked_for(monkeypatch):
+    timed = []
+
+    def race(contenders, *args, **kwargs):
+        timed.append(set(contenders))
+        return bench_run.Race({name: [1e-3] for name in contenders})
+    monkeypatch.setattr(bench_run, "race", race)
+    text = bench_run.run(rounds=1, only={"W6"}, log=lambda msg: None)
+    assert "up against" not in text and timed == [{"numpy", "gradmagic"} | set(W.installed_peers())]
+    timed.clear()
+    bench_run.run(rounds=1, only={"W6", "bounds"}, log=lambda msg: None)
+    assert {"by hand", "any tape"} < timed[-1]
 
 
 def test_only_rejects_unknown_workloads():
