@@ -130,12 +130,18 @@ def extremum_vjp(g, ans, x, axis=None, keepdims=False):
 
 
 def prod_vjp(g, ans, x, axis=None, keepdims=False):
-    # the product of the other elements, exact where x has zeros (as TensorFlow)
+    # The product of the other elements, without dividing by a zero. Where x has zeros,
+    # it is still written as a function of them (z: their sum, which is 0), so that its
+    # own derivative, the second derivative of prod, is right too: with one zero, the
+    # others' products are z * p / x; with two, the zeros' are (z - x) * p.
     zero = x == 0
     nonzero = where(zero, 1, x)
-    p = ops.prod(nonzero, axis=axis, keepdims=True)
+    p = ops.prod(nonzero, axis=axis, keepdims=True)  # of the nonzero elements
     zeros = ops.sum(ops.astype(zero, x.dtype), axis=axis, keepdims=True)
-    others = where(zeros == 0, p / nonzero, where(zero & (zeros == 1), p, 0))
+    z = ops.sum(where(zero, x, 0), axis=axis, keepdims=True)
+    others = where(zeros == 0, p / nonzero,
+                   where(zeros == 1, where(zero, p, z * p / nonzero),
+                         where(zero & (zeros == 2), (z - x) * p, 0)))
     return unreduce(g, x, axis, keepdims) * others
 
 

@@ -160,6 +160,15 @@ def with_zero(rng, shape):
     return x
 
 
+def with_zeros(n):
+    """A sampler whose arrays have exact zeros in their first ``n`` places (in C order)."""
+    def sample(rng, shape):
+        x = rng.uniform(0.5, 1.5, shape)
+        x.reshape(-1)[:n] = 0.0
+        return x
+    return sample
+
+
 UNARY = [Case(name, f, (sampler, M)) for name, f, sampler in SHARED_UNARY] + [
     Case("sign(x) * x", lambda x: np.sign(x) * x, (magnitude(0.2, 2), M)),  # a nonzero gradient
 ]
@@ -202,9 +211,11 @@ REDUCTIONS = [
     Case("std ddof=1", lambda x: np.std(x, ddof=1), (uniform(-2, 2), X3)),
     Case("cumsum flat", np.cumsum, (uniform(-2, 2), M)),
     Case("cumsum axis=1", lambda x: np.cumsum(x, axis=1), (uniform(-2, 2), M)),
-    # second order at an exact zero is test_prod_second_derivative_at_a_zero's business
-    Case("prod with a zero, axis=1", lambda x: np.prod(x, axis=1), (with_zero, M), orders=1),
-    Case("prod with a zero, all", np.prod, (with_zero, M), orders=1),
+    Case("prod with a zero, axis=1", lambda x: np.prod(x, axis=1), (with_zero, M)),
+    Case("prod with a zero, all", np.prod, (with_zero, M)),
+    Case("prod with two zeros, axis=0", lambda x: np.prod(x, axis=0), (with_zeros(2), X3)),
+    Case("prod with two zeros, all", np.prod, (with_zeros(2), M)),
+    Case("prod with three zeros, all", np.prod, (with_zeros(3), M)),
     Case("methods x.sum(0) ...", lambda x: x.sum(0) * x.mean(1, keepdims=True) + x.max() - x.min(axis=1, keepdims=True),
          (distinct, (3, 4))),
 ]
@@ -441,8 +452,6 @@ def test_non_differentiable_ops(backend, op, want):
     np.testing.assert_array_equal(backend.host(got.value), want)
 
 
-@pytest.mark.xfail(strict=True, reason="prod's rule takes the others' product at an exact zero "
-                   "as a constant, so its own derivative there is lost (second order only)")
 def test_prod_second_derivative_at_a_zero():
     x = gm.constant([0.0, 2.0, 3.0], dtype="float64")
     with gm.GradientTape() as outer:
@@ -450,9 +459,33 @@ def test_prod_second_derivative_at_a_zero():
         with gm.GradientTape() as inner:
             inner.watch(x)
             y = np.prod(x)
-        g = inner.gradient(y, x)  # [6, 0, 0]: right
+        g = inner.gradient(y, x)  # [6, 0, 0]
         h = outer.gradient(g[1], x)  # d/dx of x0 * x2: [3, 0, 0]
-    np.testing.assert_allclose(h.numpy(), [3.0, 0.0, 0.0])
+    np.testing.assert_array_equal(g.numpy(), [6.0, 0.0, 0.0])
+    np.testing.assert_array_equal(h.numpy(), [3.0, 0.0, 0.0])
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("values", [[0.0, 2.0, 3.0, 5.0], [2.0, 0.0, 3.0, 0.0], [0.0, 0.0, 0.0, 5.0],
+                                    [2.0, 3.0, 5.0, 7.0]], ids=["one zero", "two zeros", "three zeros",
+                                                                "no zero"])
+def test_prod_hessian_is_the_others_others_product(values, dtype):
+    # d2 prod / dx_i dx_j = the product of all but x_i and x_j (i != j), 0 on the diagonal
+    v = np.array(values, dtype=dtype)
+    want = np.array([[0.0 if i == j else np.prod(np.delete(v, [i, j])) for j in range(4)]
+                     for i in range(4)], dtype=dtype)
+    x = gm.constant(v)
+    with gm.GradientTape(persistent=True) as outer:
+        outer.watch(x)
+        with gm.GradientTape() as inner:
+            inner.watch(x)
+            y = np.prod(x)
+        g = inner.gradient(y, x)
+        rows = [g[i] for i in range(4)]
+    hessian = np.stack([outer.gradient(r, x).numpy() for r in rows])
+    assert hessian.dtype == np.dtype(dtype)
+    eps = np.finfo(dtype).eps  # p / x and back: a few roundings
+    np.testing.assert_allclose(hessian, want, rtol=8 * eps, atol=8 * eps * np.abs(want).max())
 
 
 # ---------------------------------------------------------------------------------------
