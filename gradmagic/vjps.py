@@ -69,6 +69,8 @@ defvjp(U[np.divide], lambda g, ans, x, y: g / y, lambda g, ans, x, y: -g * ans /
 def power_vjp_base(g, ans, x, y):
     if type(y) is int and y == 2:  # the commonest power: x ** 1 would cost a copy
         return g * (2 * x)
+    if type(y) in (int, float) and y == 0:  # x ** 0 is 1, a constant: not 0 * x ** -1,
+        return ops.zeros_like(x)  # NaN at 0 (where the fifth derivative of x ** 4 ends up)
     return g * (y * x ** (y - 1))
 
 

@@ -740,6 +740,34 @@ def test_power_exponent_gradient_over_zero_base_is_finite():
     np.testing.assert_allclose(gx.numpy()[[0, 2]], [0.0, 3.0], rtol=1e-12)
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("zero", [0, 0.0], ids=["int", "float"])
+def test_power_to_a_zero_exponent_has_a_zero_gradient_even_at_zero(zero, dtype):
+    # 0 * x ** -1 would be NaN at x = 0: x ** 0 is the constant 1
+    (gx,) = tape_grads(lambda a: a ** zero, [[-1.0, 0.0, 2.0]], dtype=dtype)
+    np.testing.assert_array_equal(gx.numpy(), [0.0, 0.0, 0.0])
+    assert gx.dtype == dtype
+
+
+def test_the_fifth_derivative_of_x_to_the_fourth_is_zero_at_zero():
+    # each derivative lowers the exponent by one, to x ** 0.0 whose own derivative was NaN
+    x = gm.constant([-1.0, 0.0, 1.0])
+    tapes = [gm.GradientTape() for _ in range(5)]
+    derivatives = []
+    with tapes[0], tapes[1], tapes[2], tapes[3]:
+        for t in tapes:
+            t.watch(x)
+        with tapes[4]:
+            y = x ** 4.0
+        for t in reversed(tapes[1:]):  # the innermost first, each recorded by the outer ones
+            y = t.gradient(y, x)
+            derivatives.append(y.numpy())
+    derivatives.append(tapes[0].gradient(y, x).numpy())
+    want = [[-4, 0, 4], [12, 0, 12], [-24, 0, 24], [24, 24, 24], [0, 0, 0]]
+    for k, (got, expected) in enumerate(zip(derivatives, want), 1):
+        np.testing.assert_array_equal(got, expected, err_msg=f"derivative {k}")
+
+
 # ---------------------------------------------------------------------------------------
 # second order: the rules themselves are recorded and differentiated
 # ---------------------------------------------------------------------------------------
