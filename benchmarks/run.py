@@ -262,6 +262,11 @@ BOUND_LEGEND = [
 
 
 # -- the run ------------------------------------------------------------------------------
+def _markdown_table(head, rows):
+    return (["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+            + ["| " + " | ".join(r) + " |" for r in rows])
+
+
 def parse_only(text):
     if not text:
         return set(SELECTORS)
@@ -407,30 +412,25 @@ def run(rounds=20, only=None, log=None):
              "pages in on each call (the state a long-running process is in).", ""]
     table = rows + traced_rows + memory_rows
     if table:
-        lines.append("| " + " | ".join(head) + " |")
-        lines.append("|" + "---|" * len(head))
-        lines += ["| " + " | ".join(r) + " |" for r in table]
-    if table:
+        lines += _markdown_table(head, table)
         lines.append("")
         shown = timed_keys | ({"W3"} if memory_rows else set())
         lines += [f"- {n}" for n in legend if n[:2] in shown]
+    if notes:
+        lines += [f"- {n}" for n in notes]
+    if hasattr(os, "getloadavg"):
+        lines.append(f"- load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if bound_rows:
         lines += ["", "## What the targets are up against", "",
                   "The same races, with two more contenders: gradmagic's own work with the engine "
                   "taken out (what the engine costs is the gap between it and gradmagic), and the "
                   "least work a tape gets away with (a target below it is out of any tape's reach; "
                   "between the two rows, it is the tape's design that decides).", ""]
-        bound_head = ["workload", "hand-written NumPy (floor)", "gradmagic",
-                      "gradmagic's work by hand, no engine", "the least a tape does", "target (gradmagic)"]
-        lines.append("| " + " | ".join(bound_head) + " |")
-        lines.append("|" + "---|" * len(bound_head))
-        lines += ["| " + " | ".join(r) + " |" for r in bound_rows]
+        lines += _markdown_table(["workload", "hand-written NumPy (floor)", "gradmagic",
+                                  "gradmagic's work by hand, no engine", "the least a tape does",
+                                  "target (gradmagic)"], bound_rows)
         lines.append("")
         lines += [f"- {n}" for n in BOUND_LEGEND if n[:2] in {r[0][:2] for r in bound_rows}]
-    if notes:
-        lines += [f"- {n}" for n in notes]
-    if hasattr(os, "getloadavg"):
-        lines.append(f"- load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     return "\n".join(lines) + "\n"
 
 

@@ -8,6 +8,7 @@ custom gradients) run when the trace was asked to check (``gm.trace(check=True)`
 Detectors run when the traced block ends, never while it runs.
 """
 
+import cmath
 import math
 
 import numpy as np
@@ -52,6 +53,12 @@ def _arrays(values):
 def _nonfinite(v):
     """Whether an array holds NaN or Inf (a device reduction; one scalar to the host)."""
     v = _raw(v)
+    if type(v) is np.ndarray or isinstance(v, np.generic):  # NumPy's, the common case, directly
+        if v.dtype.kind not in "fc":
+            return False
+        if v.ndim == 0:  # one number: Python's test is ten times quicker than a ufunc's
+            return not cmath.isfinite(v.item())
+        return not np.isfinite(v).all()
     if v is None or isinstance(v, str) or not hasattr(v, "dtype") or v.dtype.kind not in "fc":
         return False
     xp = xp_of(v)
