@@ -416,7 +416,7 @@ def w6_gradmagic(x0, v):
 def w6_by_hand(x, v):
     """gradmagic's array operations for W6 with the engine taken out: the forward, the
     inner pass's rules (sum, power, tanh) and the outer pass over what they recorded, in
-    its order; each array kept until the end, as by the tapes."""
+    its order; each array kept until the function returns (the tapes free some sooner)."""
     t = np.tanh(x)
     np.sum(t * t * t)
     g0 = np.broadcast_to(np.ones((), x.dtype), x.shape)  # the inner pass: sum's upstream
@@ -428,9 +428,9 @@ def w6_by_hand(x, v):
     np.sum(g * v)
     u = np.broadcast_to(np.ones((), x.dtype), x.shape)  # the outer pass, from sum(g * v)
     ug = u * v
-    ugp, us = ug * s, ug * gp  # tanh's product
-    dt1 = -us * (2 * t)  # 1 - t^2
-    uc3 = ugp * g0  # power's products
+    ugp, us = ug * s, ug * gp  # the product in tanh's rule
+    dt1 = -us * (2 * t)  # its 1 - t^2: the subtraction's -g, the square's g * 2t
+    uc3 = ugp * g0  # the products in power's rule
     dt2 = (uc3 * 3) * (2 * t)
     dt = dt1 + dt2
     return None, dt * (1 - t ** 2)  # the forward tanh's rule
