@@ -56,8 +56,8 @@ def _nonfinite(v):
     if type(v) is np.ndarray or isinstance(v, np.generic):  # NumPy's, the common case, directly
         if v.dtype.kind not in "fc":
             return False
-        if v.ndim == 0:  # one number: Python's test is ten times quicker than a ufunc's
-            return not cmath.isfinite(v.item())
+        if v.ndim == 0 and v.dtype.char in "efdFD":  # one number that a Python float or complex
+            return not cmath.isfinite(v.item())  # holds: ten times quicker than a ufunc
         return not np.isfinite(v).all()
     if v is None or isinstance(v, str) or not hasattr(v, "dtype") or v.dtype.kind not in "fc":
         return False

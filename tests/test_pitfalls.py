@@ -370,3 +370,18 @@ def test_check_grad_report_html_escapes_names():
     f.__name__ = "<script>alert(1)</script>"
     html = gm.check_grad(f, np.ones(2))._repr_html_()
     assert "<script>" not in html and "&lt;script&gt;" in html
+
+
+@pytest.mark.parametrize("value, nonfinite", [
+    (np.float64(1.0), False), (np.float32(np.nan), True), (np.float16(-np.inf), True),
+    (np.array(np.inf), True), (np.array([1.0, np.nan]), True), (np.ones(3, np.float32), False),
+    (np.complex128(complex(1, np.inf)), True), (np.int64(3), False), (np.bool_(True), False),
+    pytest.param(np.longdouble("1e400") if np.finfo(np.longdouble).maxexp > 1024 else None, False,
+                 marks=pytest.mark.skipif(np.finfo(np.longdouble).maxexp <= 1024,
+                                          reason="long double is a double here"),
+                 id="longdouble 1e400"),  # finite, though no Python float holds it
+], ids=lambda v: repr(v)[:24])
+def test_the_nan_scan_tells_finite_from_nan_and_inf(value, nonfinite):
+    from gradmagic.pitfalls import _nonfinite
+    assert bool(_nonfinite(value)) is nonfinite
+    assert bool(_nonfinite(gm.Tensor(value))) is nonfinite
