@@ -8,25 +8,29 @@ TensorFlow-eager semantics.
 ...     y = x ** 8
 >>> float(tape.gradient(y, x))
 1024.0
+
+The package in layers, each importing only those below it: ``core/`` (the engine),
+``debug/`` (traces, pitfalls and ``check_grad``, listening to the engine), ``render/``
+(text, HTML and pictures of a trace's rows), and the faces on top (``tf``, ``magics``,
+``kernel``, ``kernelspec``, ``__main__``).
 """
 
 import warnings as _warnings
 
+from ._backend import BackendStatus, backend_status, get_backend, set_backend
+from .core import ops
+from .core.api import grad, value_and_grad
+from .core.custom import custom_gradient
+from .core.ops import logsumexp, sigmoid, softplus, stop_gradient
+from .core.tape import GradientTape
+from .core.tensor import Tensor, Variable, constant
+from .debug.gradcheck import check_grad
+from .debug.trace import Trace, scope, trace, traced
+from .errors import BackendError, GradmagicError, NoGradientError
+
 # Overflow and invalid-value warnings from NumPy inside the engine's own lines are
 # silenced, as TensorFlow is silent: a trace shows where a NaN or Inf was born.
-_warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"gradmagic\.(tape|vjps|ops)$")
-
-# tensor first: it imports ops and tape at its end, once Tensor exists
-from .tensor import Tensor, Variable, constant  # noqa: I001
-from . import vjps as _vjps  # noqa: F401  (fills the rule table)
-from ._backend import get_backend, set_backend
-from .api import grad, value_and_grad
-from .checks import check_grad
-from .custom import custom_gradient
-from .errors import GradmagicError, NoGradientError
-from .ops import logsumexp, sigmoid, softplus, stop_gradient
-from .tape import GradientTape
-from .trace import Trace, scope, trace, traced
+_warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"gradmagic\.core\.")
 
 __version__ = "0.1.0"
 
@@ -48,11 +52,12 @@ def unload_ipython_extension(ipython):
     from .magics import unload_ipython_extension as unload
     unload(ipython)
 
+
 __all__ = [
     "Tensor", "Variable", "constant", "GradientTape", "stop_gradient", "custom_gradient",
     "grad", "value_and_grad", "check_grad",
     "sigmoid", "softplus", "logsumexp",
     "trace", "Trace", "scope", "traced",
-    "set_backend", "get_backend",
-    "GradmagicError", "NoGradientError", "tf",
+    "set_backend", "get_backend", "backend_status", "BackendStatus",
+    "GradmagicError", "NoGradientError", "BackendError", "tf",
 ]

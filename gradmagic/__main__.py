@@ -1,7 +1,7 @@
 """gradmagic in a terminal.
 
     python -m gradmagic demo [--html FILE]          the seed examples, traced
-    python -m gradmagic trace SCRIPT.py [--ops] [--html FILE] [--max-rows N] [--precision P]
+    python -m gradmagic trace SCRIPT.py [--ops] [--check] [--max-rows N] [--precision P] [--html FILE]
                                         [script arguments] [-- arguments also for the script]
     python -m gradmagic install-kernel [--user | --sys-prefix | --prefix P] [--name N]
     python -m gradmagic uninstall-kernel [--user | --sys-prefix | --prefix P] [--name N]
@@ -18,6 +18,7 @@ import traceback
 import numpy as np
 
 import gradmagic as gm
+from gradmagic.debug.options import OPTIONS, trace_kwargs
 
 
 def _chain():
@@ -107,7 +108,7 @@ def trace_script(args, out):
     namespace = {"__name__": "__main__", "__file__": args.script, "__builtins__": __builtins__}
     failure, code = None, 0
     try:
-        with gm.trace(ops=args.ops, max_rows=args.max_rows, precision=args.precision) as tr:
+        with gm.trace(**trace_kwargs(args)) as tr:
             try:
                 exec(code_object, namespace)  # as `python SCRIPT` runs it; names kept on error
             except SystemExit as e:
@@ -126,18 +127,6 @@ def trace_script(args, out):
     return code
 
 
-def _at_least(low):
-    def parse(text):
-        try:
-            value = int(text)
-        except ValueError:
-            value = None
-        if value is None or value < low:
-            raise argparse.ArgumentTypeError(f"expected an int of at least {low}, got {text!r}")
-        return value
-    return parse
-
-
 def main(argv=None, out=None):
     out = out or sys.stdout
     parser = argparse.ArgumentParser(prog="python -m gradmagic",
@@ -150,10 +139,10 @@ def main(argv=None, out=None):
                        "may come before or after SCRIPT; the arguments it does not know are the "
                        "script's (put them after -- to pass one of gradmagic's own).")
     p.add_argument("script", help="the script to run")
-    p.add_argument("--ops", action="store_true", help="one row per primitive op")
+    for option in OPTIONS:  # the trace's own options, as %%gradtrace takes them
+        args, kwargs = option.argument()
+        p.add_argument(*args, **kwargs)
     p.add_argument("--html", metavar="FILE", help="also write an HTML page")
-    p.add_argument("--max-rows", type=_at_least(2), default=50, help="rows kept per section (default 50)")
-    p.add_argument("--precision", type=_at_least(1), default=4, help="significant digits (default 4)")
     from .kernelspec import add_commands
     add_commands(sub)
     argv = sys.argv[1:] if argv is None else list(argv)

@@ -4,29 +4,24 @@ This is the only module that imports CuPy, and it does so lazily: ``import gradm
 never imports it, and a usable GPU is detected once, by running a tiny kernel.
 Everything else asks ``xp_of(value)`` for the module of a value and calls ``xp.exp``.
 
-The engine is written with NumPy's names (``arccos``, ``concatenate``, ``var(ddof=)``),
-which CuPy mirrors. Any other module (one that only speaks the array API standard, such
-as ``array_api_strict``) is seen through ``numpy_names(xp)``: the same names and
-signatures, each resolved once per module to the module's own function, its array-API
-spelling (``acos``, ``concat``, ``var(correction=)``) or a portable fallback written with
-array-API calls, or else to a function that raises a ``BackendError`` naming both.
+Modules that do not mirror NumPy's names are seen through ``_array_api.numpy_names``.
 """
 
-import math
+import cmath
 
 import numpy as np
 
 from .errors import BackendError
 
-_SCALARS = (bool, int, float, complex)
-_XP = {np.ndarray: np}  # type -> array module; filled on first sight of a type
+SCALARS = (bool, int, float, complex)
+MODULES = {np.ndarray: np}  # type -> array module; filled on first sight of a type
 _backend = "numpy"
 _cupy_status = None  # (module or None, reason), found once
 
 
 def _module_of(x):
     t = type(x)
-    if t in _SCALARS or isinstance(x, (np.ndarray, np.generic)):
+    if t in SCALARS or isinstance(x, (np.ndarray, np.generic)):
         return np
     root = t.__module__.partition(".")[0]
     if root == "cupy":
@@ -41,13 +36,13 @@ def _module_of(x):
 
 def xp_of(x):
     """The array module of ``x`` (numpy for Python and NumPy scalars)."""
-    m = _XP.get(type(x))
+    m = MODULES.get(type(x))
     if m is None:
         m = _module_of(x)
         if m is None:
             return np
-        if type(x) not in _SCALARS:  # Python numbers belong to no module: they mix with all
-            _XP[type(x)] = m
+        if type(x) not in SCALARS:  # Python numbers belong to no module: they mix with all
+            MODULES[type(x)] = m
     return m
 
 
@@ -62,9 +57,9 @@ def common_xp(values):
     xp = None
     first = None
     for v in values:
-        m = _XP.get(type(v))
+        m = MODULES.get(type(v))
         if m is None:
-            if type(v) in _SCALARS or v is None:
+            if type(v) in SCALARS or v is None:
                 continue
             m = xp_of(v)
         if xp is None:
@@ -125,23 +120,55 @@ def _library_missing(e):
             "matches your CUDA version")
 
 
-def set_backend(name):
+class BackendStatus:
+    """Whether a backend is usable here, and why not: truthy when ``usable``."""
+
+    __slots__ = ("name", "usable", "reason")
+
+    def __init__(self, name: str, usable: bool, reason: str = ""):
+        self.name, self.usable, self.reason = name, usable, reason
+
+    def __bool__(self) -> bool:
+        return self.usable
+
+    def __repr__(self) -> str:
+        why = "" if self.usable else f": {self.reason}"
+        return f"<backend {self.name!r} {'usable' if self.usable else 'not usable'}{why}>"
+
+
+def backend_status(name: str = "cupy") -> BackendStatus:
+    """Whether arrays can land on backend ``name`` here (``"numpy"`` always can), and why
+    not: for ``"cupy"``, whether CuPy imports and a GPU runs a tiny kernel (found once).
+
+    >>> gm.backend_status("numpy")
+    <backend 'numpy' usable>
+    """
+    if name not in ("numpy", "cupy"):
+        raise BackendError(f"backend_status(name): expected 'numpy' or 'cupy', got {name!r}")
+    if name == "numpy":
+        return BackendStatus(name, True)
+    module, reason = cupy_status()
+    return BackendStatus(name, module is not None, reason)
+
+
+def set_backend(name: str) -> None:
     """Choose where new arrays land: ``"numpy"`` (host) or ``"cupy"`` (GPU).
 
     Arrays that already exist keep their module; this only picks the module that
-    ``gm.constant``, ``gm.Variable`` and friends use for Python values.
+    ``gm.constant``, ``gm.Variable`` and friends use for Python values. Raises
+    ``BackendError``, saying why, when the backend is not usable here
+    (``gm.backend_status(name)`` asks without raising).
     """
     global _backend
     if name not in ("numpy", "cupy"):
         raise BackendError(f"set_backend(name): expected 'numpy' or 'cupy', got {name!r}")
-    if name == "cupy":
-        module, reason = cupy_status()
-        if module is None:
-            raise BackendError(f"set_backend('cupy'): {reason}")
+    status = backend_status(name)
+    if not status:
+        raise BackendError(f"set_backend({name!r}): {status.reason}")
     _backend = name
 
 
-def get_backend():
+def get_backend() -> str:
     """The name of the backend new arrays land on: ``"numpy"`` or ``"cupy"``."""
     return _backend
 
@@ -152,7 +179,7 @@ def default_xp():
 
 def to_host(x):
     """A NumPy copy of ``x`` for display; the only device-to-host copy gradmagic makes."""
-    if isinstance(x, (np.ndarray, np.generic)) or type(x) in _SCALARS:
+    if isinstance(x, (np.ndarray, np.generic)) or type(x) in SCALARS:
         return x
     get = getattr(x, "get", None)
     if get is not None and type(x).__module__.partition(".")[0] == "cupy":
@@ -160,18 +187,7 @@ def to_host(x):
     return np.asarray(x)
 
 
-# -- NumPy's names on other array modules ------------------------------------------------
-_NUMPY_LIKE = ("numpy", "cupy")  # modules that mirror NumPy's names and signatures
-
-# NumPy's name -> the array API's, where only the spelling differs
-ALIASES = {
-    "absolute": "abs", "arccos": "acos", "arcsin": "asin", "arctan": "atan",
-    "arctan2": "atan2", "arccosh": "acosh", "arcsinh": "asinh", "arctanh": "atanh",
-    "power": "pow", "amax": "max", "amin": "min", "invert": "bitwise_invert",
-    "left_shift": "bitwise_left_shift", "right_shift": "bitwise_right_shift",
-    "rint": "round", "around": "round", "true_divide": "divide",
-}
-
+# -- dtypes -----------------------------------------------------------------------------
 _KINDS = {}  # a dtype without NumPy's .kind -> its kind
 
 
@@ -190,174 +206,32 @@ def kind(dtype):
     return k
 
 
-def _counts(xp, x):
-    """NumPy sums and multiplies booleans as integers; the array API refuses them."""
-    return xp.astype(x, xp.int64) if kind(x.dtype) == "b" else x
+# -- NaN and Inf scans (on the device: one scalar comes to the host) ------------------------
+def nonfinite(v):
+    """Whether array ``v`` holds a NaN or an Inf (False for non-floating values)."""
+    if type(v) is np.ndarray or isinstance(v, np.generic):  # NumPy's, the common case, directly
+        if v.dtype.kind not in "fc":
+            return False
+        if v.ndim == 0 and v.dtype.char in "efdFD":  # one number that a Python float or complex
+            return not cmath.isfinite(v.item())  # holds: ten times quicker than a ufunc
+        return not np.isfinite(v).all()
+    if v is None or isinstance(v, str) or not hasattr(v, "dtype") or kind(v.dtype) not in "fc":
+        return False
+    xp = xp_of(v)
+    return not bool(to_host(xp.all(xp.isfinite(v))))
 
 
-def _normalize(axes, ndim):
-    axes = (axes,) if isinstance(axes, int) else tuple(axes)
-    return tuple(sorted(a % ndim for a in axes))
+def has_nan(v):
+    """Whether array ``v`` holds a NaN (False for non-floating values)."""
+    if v is None or not hasattr(v, "dtype") or kind(v.dtype) not in "fc":
+        return False
+    xp = xp_of(v)
+    return bool(to_host(xp.any(xp.isnan(v))))
 
 
-def _fallbacks():
-    """``name -> make(xp)``: NumPy's function ``name`` built from array-API calls, for
-    modules that spell it differently, give it another signature, or lack it."""
-
-    def sum_(xp):
-        return lambda x, axis=None, keepdims=False: xp.sum(_counts(xp, x), axis=axis, keepdims=keepdims)
-
-    def prod(xp):
-        return lambda x, axis=None, keepdims=False: xp.prod(_counts(xp, x), axis=axis, keepdims=keepdims)
-
-    def var(xp):
-        return lambda x, axis=None, ddof=0, keepdims=False: xp.var(
-            x, axis=axis, correction=ddof, keepdims=keepdims)
-
-    def std(xp):
-        return lambda x, axis=None, ddof=0, keepdims=False: xp.std(
-            x, axis=axis, correction=ddof, keepdims=keepdims)
-
-    def cumsum(xp):
-        def cumsum(x, axis=None):
-            x = _counts(xp, x)
-            if axis is None:
-                return xp.cumulative_sum(xp.reshape(x, (-1,)), axis=0)
-            return xp.cumulative_sum(x, axis=axis)
-        return cumsum
-
-    def transpose(xp):
-        def transpose(x, axes=None):
-            return xp.permute_dims(x, tuple(range(x.ndim - 1, -1, -1)) if axes is None else tuple(axes))
-        return transpose
-
-    def squeeze(xp):
-        def squeeze(x, axis=None):
-            if axis is None:
-                axis = tuple(i for i, n in enumerate(x.shape) if n == 1)
-            return xp.squeeze(x, axis=axis)
-        return squeeze
-
-    def expand_dims(xp):
-        def expand_dims(x, axis):
-            ndim = x.ndim + (1 if isinstance(axis, int) else len(axis))
-            new = _normalize(axis, ndim)
-            rest = iter(x.shape)
-            return xp.reshape(x, tuple(1 if i in new else next(rest) for i in range(ndim)))
-        return expand_dims
-
-    def concatenate(xp):
-        return lambda arrays, axis=0: xp.concat(list(arrays), axis=axis)
-
-    def outer(xp):
-        return lambda a, b: xp.reshape(a, (-1, 1)) * xp.reshape(b, (1, -1))
-
-    def exp2(xp):
-        return lambda x: xp.pow(2.0, x)
-
-    def cbrt(xp):
-        return lambda x: xp.sign(x) * xp.abs(x) ** (1 / 3)
-
-    def fmod(xp):  # C's remainder: the sign of the dividend
-        def fmod(x, y):
-            r = xp.remainder(abs(x), abs(y))  # abs(): Python numbers too
-            return xp.copysign(r, x) if kind(r.dtype) in "fc" else xp.where(x < 0, -r, r)
-        return fmod
-
-    return {"sum": sum_, "prod": prod, "var": var, "std": std, "cumsum": cumsum,
-            "transpose": transpose, "squeeze": squeeze, "expand_dims": expand_dims,
-            "concatenate": concatenate, "outer": outer, "exp2": exp2, "cbrt": cbrt, "fmod": fmod}
-
-
-FALLBACKS = _fallbacks()
-# NumPy's signature differs from the array API's under the same name: always the fallback
-_REDEFINED = frozenset({"sum", "prod", "var", "std", "transpose", "squeeze", "expand_dims"})
-
-
-def _missing(xp, name):
-    def missing(*args, **kwargs):
-        raise BackendError(
-            f"np.{name} is not available for {xp.__name__} arrays: {xp.__name__} has neither "
-            f"{name} nor an array-API counterpart, and gradmagic has no portable form of it; "
-            "write it with other ops, or compute on NumPy or CuPy arrays")
-    missing.__name__ = name
-    return missing
-
-
-def resolve(xp, name):
-    """``xp``'s function for NumPy's ``name``, with NumPy's signature: its own when it has
-    it (and the array API does not give that name another signature), else its array-API
-    spelling, else a portable fallback, else a function that raises ``BackendError``."""
-    if name not in _REDEFINED:
-        f = getattr(xp, name, None)
-        if f is None and name in ALIASES:
-            f = getattr(xp, ALIASES[name], None)
-        if f is not None:
-            return f
-    make = FALLBACKS.get(name)
-    return make(xp) if make is not None else _missing(xp, name)
-
-
-class NumPyNames:
-    """An array-API module seen under NumPy's names; each name is resolved on first use
-    and kept as an attribute, so later lookups cost what a module's do."""
-
-    def __init__(self, xp):
-        self.__dict__["_xp"] = xp
-        self.__dict__["__name__"] = xp.__name__
-
-    def __getattr__(self, name):  # only for names not resolved yet
-        if name.startswith("__"):
-            raise AttributeError(name)
-        f = resolve(self._xp, name)
-        self.__dict__[name] = f
-        return f
-
-    def __repr__(self):
-        return f"<{self.__name__} under NumPy's names>"
-
-
-_NAMES = {np: np}
-
-
-def numpy_names(xp):
-    """``xp`` itself when it mirrors NumPy (numpy, cupy); else a ``NumPyNames`` view of
-    it, made once per module."""
-    ns = _NAMES.get(xp)
-    if ns is None:
-        ns = xp if xp.__name__.partition(".")[0] in _NUMPY_LIKE else NumPyNames(xp)
-        _NAMES[xp] = ns
-    return ns
-
-
-def module_dtype(xp, dtype):
-    """``dtype`` as ``xp`` names it: a NumPy dtype becomes ``xp.<its name>``."""
-    return getattr(xp, dtype.name) if isinstance(dtype, np.dtype) else dtype
-
-
-def scatter_add(xp, g, shape, index):
-    """Zeros of ``shape`` with ``g`` added at ``index``, repeated positions adding up, in
-    array-API calls only (no ``add.at``, no assignment through integer arrays).
-
-    The same ``index`` applied to the flat positions ``arange(size)`` says where each
-    element of ``g`` goes; sorted by position (stably), each run of equal positions is
-    summed by a segmented scan in log2(len) rounds, and each position takes the total of
-    its run (zero where none)."""
-    size = math.prod(shape)
-    pos = xp.reshape(xp.reshape(xp.arange(size, dtype=xp.int64), shape)[index], (-1,))
-    values = xp.reshape(g, (-1,))
-    n = values.shape[0]
-    if n == 0:
-        return xp.zeros(shape, dtype=g.dtype)
-    order = xp.argsort(pos, stable=True)
-    pos, values = xp.take(pos, order), xp.take(values, order)
-    d = 1
-    while d < n:  # values[i] becomes the sum of its run up to i
-        same = pos[d:] == pos[:-d]
-        values = xp.concat([values[:d], xp.where(same, values[d:] + values[:-d], values[d:])])
-        d *= 2
-    positions = xp.arange(size, dtype=xp.int64)
-    last = xp.clip(xp.searchsorted(pos, positions, side="right") - 1, 0, n - 1)  # runs' ends
-    hit = xp.take(pos, last) == positions
-    out = xp.where(hit, xp.take(values, last), xp.zeros(size, dtype=g.dtype))
-    return xp.reshape(out, shape)
+def count_nonfinite(v):
+    """How many NaN or Inf values array ``v`` holds (0 for non-floating values)."""
+    if v is None or not hasattr(v, "dtype") or kind(v.dtype) not in "fc":
+        return 0
+    xp = xp_of(v)
+    return int(to_host(xp.sum(~xp.isfinite(v))))

@@ -12,7 +12,6 @@ This module is the only one that imports IPython; ``load_ipython_extension`` in
 
 import argparse
 import ast
-import inspect
 import re
 
 from IPython.core import magic_arguments
@@ -21,23 +20,14 @@ from IPython.core.magic import Magics, line_cell_magic, magics_class, needs_loca
 from IPython.display import display
 
 import gradmagic as gm
+from gradmagic.debug.options import OPTIONS, trace_kwargs
 
-_TRACE_DEFAULTS = {name: p.default for name, p in inspect.signature(gm.trace).parameters.items()}
-
-
-def _int_option(low, high=None):
-    """An argparse type: an int in ``[low, high]``; the message says what is expected."""
-    expected = f"an int of at least {low}" if high is None else f"an int from {low} to {high}"
-
-    def parse(text):
-        try:
-            n = int(text)
-        except ValueError:
-            n = None
-        if n is None or n < low or (high is not None and n > high):
-            raise argparse.ArgumentTypeError(f"expected {expected}, got {text!r}")
-        return n
-    return parse
+def _trace_options(func):
+    """The trace's own options (``debug/options.py``), as magic arguments."""
+    for option in reversed(OPTIONS):
+        args, kwargs = option.argument()
+        func = magic_arguments.argument(*args, **kwargs)(func)
+    return func
 
 
 def _identifier(text):
@@ -50,19 +40,11 @@ def _identifier(text):
 class GradtraceMagics(Magics):
 
     @magic_arguments.magic_arguments()
-    @magic_arguments.argument("--ops", action="store_true",
-                              help="one row per primitive op, not one per user-level function")
-    @magic_arguments.argument("--check", action="store_true",
-                              help="also run the costlier pitfall checks")
+    @_trace_options
     @magic_arguments.argument("--plot", action="store_true",
                               help="also show a picture of the chain, as a separate image/png output")
     @magic_arguments.argument("--backend", choices=("numpy", "cupy"),
                               help="where arrays created in the cell land; restored afterwards")
-    @magic_arguments.argument("--max-rows", type=_int_option(2), metavar="N",
-                              help=f"rows kept per section, first and last (default "
-                                   f"{_TRACE_DEFAULTS['max_rows']})")
-    @magic_arguments.argument("--precision", type=_int_option(1, 17), metavar="P",
-                              help=f"significant digits shown (default {_TRACE_DEFAULTS['precision']})")
     @magic_arguments.argument("-o", dest="output", type=_identifier, metavar="NAME",
                               help="store the Trace in the variable NAME of your namespace")
     @magic_arguments.argument("-q", "--quiet", action="store_true",
@@ -101,6 +83,7 @@ class GradtraceMagics(Magics):
 
           %load_ext gradmagic
           import gradmagic as gm
+from gradmagic.debug.options import OPTIONS, trace_kwargs
 
           %%gradtrace -o tr
           x = gm.constant(2.0)
@@ -122,8 +105,7 @@ class GradtraceMagics(Magics):
             options = line
         # $name and {expr} expand in the options (--backend $where), never in the code
         args = magic_arguments.parse_argstring(self.gradtrace, self.shell.var_expand(options))
-        kwargs = {k: getattr(args, k) for k in ("max_rows", "precision") if getattr(args, k) is not None}
-        tr = gm.trace(ops=args.ops, check=args.check, **kwargs)
+        tr = gm.trace(**trace_kwargs(args))
         if cell is None:
             return self._trace_statement(statement, tr, args, local_ns)
         self._trace_cell(cell, tr, args)

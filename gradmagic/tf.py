@@ -20,14 +20,14 @@ import sys
 
 import numpy as np
 
-from . import ops
-from ._backend import default_xp, xp_of
-from .custom import custom_gradient
+from ._backend import default_xp, has_nan, nonfinite, xp_of
+from .core import ops
+from .core.custom import custom_gradient
+from .core.ops import stop_gradient
+from .core.tape import GradientTape
+from .core.tensor import Tensor, Variable
+from .core.tensor import constant as _constant
 from .errors import GradientValueError
-from .ops import stop_gradient
-from .tape import GradientTape
-from .tensor import Tensor, Variable
-from .tensor import constant as _constant
 
 float16, float32, float64 = np.dtype("float16"), np.dtype("float32"), np.dtype("float64")
 int8, int16, int32, int64 = np.dtype("int8"), np.dtype("int16"), np.dtype("int32"), np.dtype("int64")
@@ -281,9 +281,8 @@ def _assert_rank(x, rank, message=None, name=None):
 
 def _check_numerics(tensor, message, name=None):
     t = _t(tensor)
-    host = np.asarray(t.numpy())
-    if not np.all(np.isfinite(host)):
-        kind = "NaN" if np.any(np.isnan(host)) else "Inf"
+    if nonfinite(t.value):  # scanned where the values are (the GPU for CuPy ones)
+        kind = "NaN" if has_nan(t.value) else "Inf"
         raise GradientValueError(f"{message} : Tensor had {kind} values")
     return t
 

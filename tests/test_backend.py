@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 import gradmagic as gm
-from gradmagic import _backend, ops
+from gradmagic import _array_api, _backend, ops
 from gradmagic.errors import BackendError
 
 from _cases import BINARY as SHARED_BINARY
@@ -542,7 +542,7 @@ def test_python_numbers_mix_with_every_module():
 # ---------------------------------------------------------------------------------------
 
 def test_numpy_is_its_own_namespace_and_its_fast_path_is_numpys_function():
-    assert _backend.numpy_names(np) is np
+    assert _array_api.numpy_names(np) is np
     assert ops.exp.prim.np is np.exp and ops.arccos.prim.np is np.arccos
     assert ops.arccos.prim.impl(np) is np.arccos
     assert ops.add.prim.np is ops.add.prim.impl(xs)  # a Python operator: one for every module
@@ -551,14 +551,14 @@ def test_numpy_is_its_own_namespace_and_its_fast_path_is_numpys_function():
 def test_a_module_that_mirrors_numpy_is_untouched():
     fake = types.ModuleType("cupy")  # CuPy mirrors NumPy's names: they are used as they are
     fake.arccos, fake.acos = (lambda x: "arccos"), (lambda x: "acos")
-    assert _backend.numpy_names(fake) is fake
+    assert _array_api.numpy_names(fake) is fake
     assert ops.arccos.prim.impl(fake) is fake.arccos
 
 
 def test_a_module_with_numpys_name_keeps_its_own_function():
     fake = types.ModuleType("some_array_api_module")
     fake.arccos, fake.acos, fake.atan = (lambda x: "arccos"), (lambda x: "acos"), (lambda x: "atan")
-    names = _backend.numpy_names(fake)
+    names = _array_api.numpy_names(fake)
     assert names is not fake
     assert names.arccos is fake.arccos  # its own NumPy name first
     assert names.arctan is fake.atan  # the array API's spelling where it lacks NumPy's
@@ -566,22 +566,22 @@ def test_a_module_with_numpys_name_keeps_its_own_function():
 
 
 @pytest.mark.parametrize("numpy_name, api_name", [
-    (n, a) for n, a in sorted(_backend.ALIASES.items()) if hasattr(xs, a) and not hasattr(xs, n)])
+    (n, a) for n, a in sorted(_array_api.ALIASES.items()) if hasattr(xs, a) and not hasattr(xs, n)])
 def test_strict_gets_the_array_api_spelling(numpy_name, api_name):
-    assert getattr(_backend.numpy_names(xs), numpy_name) is getattr(xs, api_name)
+    assert getattr(_array_api.numpy_names(xs), numpy_name) is getattr(xs, api_name)
 
 
 def test_names_are_resolved_once_per_primitive_and_module():
     prim = ops.arccos.prim
     first = prim.impl(xs)
     assert prim.impl(xs) is first and first is xs.acos
-    names = _backend.numpy_names(xs)
-    assert _backend.numpy_names(xs) is names
+    names = _array_api.numpy_names(xs)
+    assert _array_api.numpy_names(xs) is names
     assert names.cbrt is names.cbrt  # a fallback is built once, then kept
 
 
 def test_numpy_signatures_on_strict():
-    names = _backend.numpy_names(xs)
+    names = _array_api.numpy_names(xs)
     a = np.array([[1.0, 2.0, 4.0], [3.0, 5.0, 9.0]])
     x = xs.asarray(a)
     np.testing.assert_allclose(np.asarray(names.var(x, axis=1, ddof=1)), np.var(a, axis=1, ddof=1))
@@ -602,14 +602,14 @@ def test_numpy_signatures_on_strict():
     ("fmod", (np.array([-7.5, 7.5, -0.25, 2.0]), np.array([2.0, -2.0, 1.0, -0.75]))),
 ])
 def test_portable_fallbacks_match_numpy(name, args):
-    f = getattr(_backend.numpy_names(xs), name)
+    f = getattr(_array_api.numpy_names(xs), name)
     got = f(*[xs.asarray(v) if isinstance(v, np.ndarray) else v for v in args])
     np.testing.assert_allclose(np.asarray(got), getattr(np, name)(*args), rtol=1e-14)
 
 
 def test_scatter_add_fallback_adds_repeated_positions_as_add_at():
     rng = np.random.default_rng(7)
-    names = _backend.numpy_names(xs)
+    names = _array_api.numpy_names(xs)
     for shape, n in [((5,), 40), ((3, 4), 25), ((2, 3, 2), 1), ((4,), 0), ((3,), 1000)]:
         index = tuple(rng.integers(0, m, n) for m in shape)
         g = rng.standard_normal(n)
@@ -617,7 +617,7 @@ def test_scatter_add_fallback_adds_repeated_positions_as_add_at():
             g[1] = np.inf
         want = np.zeros(shape)
         np.add.at(want, index, g)
-        got = _backend.scatter_add(names, xs.asarray(g), shape, tuple(xs.asarray(i) for i in index))
+        got = _array_api.scatter_add(names, xs.asarray(g), shape, tuple(xs.asarray(i) for i in index))
         np.testing.assert_allclose(np.asarray(got), want, rtol=1e-12, atol=1e-12)
 
 

@@ -13,7 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import gradmagic as gm
-from gradmagic.tape import JACOBIAN_LIMIT, _TAPES
+from gradmagic.core.context import stack
+from gradmagic.core.tape import JACOBIAN_LIMIT
 
 
 # -- a catalogue of bad inputs: type, and a message naming the function, the argument, the fix
@@ -96,7 +97,7 @@ def test_bad_input_gets_a_clear_error(case):
     with pytest.raises(kind, match=message) as info:
         action()
     assert isinstance(info.value, gm.GradmagicError) or kind is RuntimeError
-    assert _TAPES.get() == ()
+    assert stack() == ()
 
 
 def test_catalogue_then_a_clean_run_behaves_as_new():
@@ -104,7 +105,7 @@ def test_catalogue_then_a_clean_run_behaves_as_new():
         with pytest.raises(kind):
             with gm.trace():
                 action()
-    assert _TAPES.get() == () and gm.get_backend() == "numpy"
+    assert stack() == () and gm.get_backend() == "numpy"
     x = gm.constant(2.0)
     with gm.trace() as tr:
         with gm.GradientTape() as tape:

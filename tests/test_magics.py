@@ -20,7 +20,7 @@ from IPython.utils.capture import capture_output  # noqa: E402
 import gradmagic as gm  # noqa: E402
 from gradmagic import _backend  # noqa: E402
 from gradmagic.errors import BackendError  # noqa: E402
-from gradmagic.tape import _TAPES  # noqa: E402
+from gradmagic.core.context import stack  # noqa: E402
 
 from _seed import SEED, SEED_ROW, has_tokens  # noqa: E402
 
@@ -62,7 +62,7 @@ def shell(ipython):
     """The shell with a clean namespace and gradmagic loaded."""
     ipython.reset(new_session=False)
     ipython.extension_manager.load_extension("gradmagic")
-    assert gm.get_backend() == "numpy" and _TAPES.get() == ()
+    assert gm.get_backend() == "numpy" and stack() == ()
     yield ipython
     gm.set_backend("numpy")
 
@@ -241,7 +241,7 @@ def test_repeated_runs_show_the_same_single_trace(shell):
 def test_no_state_leaks_into_later_cells(shell):
     custom = shell.custom_exceptions
     run(shell, "%%gradtrace\n" + SEED)
-    assert _TAPES.get() == () and gm.get_backend() == "numpy"
+    assert stack() == () and gm.get_backend() == "numpy"
     assert shell.custom_exceptions == custom
     plain = run(shell, SEED)
     assert plain.result.success and plain.outputs == []
@@ -288,7 +288,7 @@ def test_raising_cell_fails_the_cell_with_the_users_exception(shell):
 
 def test_raising_cell_leaves_nothing_active(shell):
     run(shell, "%%gradtrace --backend numpy\n" + RAISES)
-    assert _TAPES.get() == () and gm.get_backend() == "numpy"
+    assert stack() == () and gm.get_backend() == "numpy"
     later = run(shell, "w = x * 2\nfloat(w)")
     assert later.result.success and later.outputs == []
 
@@ -351,7 +351,7 @@ def test_backend_cupy_without_a_gpu_is_a_clear_error(shell, monkeypatch):
     error = shown.result.error_in_exec
     assert isinstance(error, BackendError) and "no GPU is usable (the test says so)" in str(error)
     assert "BackendError" in shown.stdout
-    assert gm.get_backend() == "numpy" and _TAPES.get() == ()
+    assert gm.get_backend() == "numpy" and stack() == ()
     assert "ran" not in shell.user_ns and "gradmagic trace" not in shown.stdout
 
 
@@ -400,7 +400,7 @@ def test_bad_cell_option_is_a_usage_error_and_runs_nothing(shell, options, messa
     error = shown.result.error_in_exec
     assert isinstance(error, UsageError) and message in str(error)
     assert "ran" not in shell.user_ns and shown.outputs == []
-    assert _TAPES.get() == () and gm.get_backend() == "numpy"
+    assert stack() == () and gm.get_backend() == "numpy"
 
 
 # -- the line magic -----------------------------------------------------------------------
@@ -482,7 +482,7 @@ def test_line_that_raises_stops_the_rest_of_the_cell(setup):
     shown = run(setup, "%gradtrace g = gm.grad(square)(x) + {}['k']\nafter = True")
     assert isinstance(shown.result.error_in_exec, KeyError)
     assert "after" not in setup.user_ns and "g" not in setup.user_ns
-    assert len(shown.traces) == 1 and _TAPES.get() == ()
+    assert len(shown.traces) == 1 and stack() == ()
 
 
 def test_line_traceback_shows_the_statement(setup):
@@ -513,4 +513,4 @@ def test_line_that_raises_shows_the_trace_then_fails(setup):
     shown = run(setup, "%gradtrace g = gm.grad(square)(x) / 0 + {}['k']", display=False)
     assert isinstance(shown.result.error_in_exec, KeyError)
     assert shown.stdout.index("gradmagic trace") < shown.stdout.index("KeyError")
-    assert _TAPES.get() == ()
+    assert stack() == ()

@@ -82,7 +82,7 @@ def set_note(row, text):
     try:
         row.note = text
     except AttributeError:  # rows are read-only views of their records
-        from gradmagic.trace import NOTE
+        from gradmagic.debug.rows import NOTE
         row._rec[NOTE] = text
     assert row.note == text
 

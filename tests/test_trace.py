@@ -11,7 +11,7 @@ import pytest
 
 import gradmagic as gm
 import gradmagic.tf as tf
-from gradmagic.tape import _TAPES
+from gradmagic.core.context import stack
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -255,7 +255,7 @@ def test_no_trace_left_active_after_an_exception():
                 tape.watch(x)
                 foo(x)
                 1 / 0
-    assert _TAPES.get() == ()
+    assert stack() == ()
     assert tr.forward[0].node == "foo"
 
 
@@ -266,7 +266,7 @@ def test_function_that_raises_closes_its_row():
     with gm.trace() as tr:
         with pytest.raises(ValueError):
             bad(gm.constant(1.0))
-    assert tr.forward[0].note == "raised an exception" and _TAPES.get() == ()
+    assert tr.forward[0].note == "raised an exception" and stack() == ()
 
 
 @pytest.mark.parametrize("kw,match", [

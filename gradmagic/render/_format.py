@@ -1,15 +1,27 @@
-"""Summaries of arrays for display: the only place a trace copies values to the host.
+"""What the renderers share: summaries of values, a row's cells, its level's name, the
+sections, fold markers and gradient lines. The only place a trace copies values to the
+host.
 
 Only what is shown is copied: a few leading elements, min, max and the NaN/Inf counts
-(reductions run on the device; their scalars come back).
+(reductions run on the device; their scalars come back). Rows are read through their
+public attributes (``kind``, ``level``, ``index``, ``inputs``, ``upstream``, ``local``,
+``downstream``, ``input_names()``), so nothing here imports the trace that made them.
 """
 
 import math
 
 import numpy as np
 
-from .._backend import to_host, xp_of
-from ..tensor import Tensor
+from .._backend import count_nonfinite, to_host, xp_of
+from ..core.context import paused
+from ..core.tensor import Tensor
+
+ORDER_NAMES = {0: "forward", 1: "first-order pass", 2: "second-order pass", 3: "third-order pass"}
+
+
+def order_name(level):
+    """``forward``, ``first-order pass`` ... for the rows of a level."""
+    return ORDER_NAMES.get(level, f"order-{level} pass")
 
 SHOWN = 4  # arrays of up to this many elements are shown whole; larger ones by 3 and "..."
 _SHORT = {"float64": "f64", "float32": "f32", "float16": "f16", "int64": "i64", "int32": "i32",
@@ -83,9 +95,79 @@ def bad_count(value):
         return 0
     if isinstance(value, (tuple, list)):
         return sum(bad_count(v) for v in value)
-    if isinstance(value, Tensor):
-        value = value.value
-    if not hasattr(value, "dtype") or value.dtype.kind not in "fc":
-        return 0
-    xp = xp_of(value)
-    return int(to_host(xp.sum(~xp.isfinite(value))))
+    return count_nonfinite(value.value if isinstance(value, Tensor) else value)
+
+
+# -- rows ---------------------------------------------------------------------------------
+def pairs(names, values, precision, brief=False):
+    """``name=value`` for each value that is not None, joined by commas."""
+    if values is None:
+        return ""
+    if isinstance(values, str):
+        return values
+    parts = [f"{n}={summary(v, precision, brief)}" if n else summary(v, precision, brief)
+             for n, v in zip(names, values) if v is not None]
+    return ", ".join(parts)
+
+
+def cells(row, precision, brief=False):
+    """The row as display strings: ``x``, ``y``, ``upstream``, ``local``, ``downstream``
+    (values summarised; ``name=value`` for each input). Every renderer shows these;
+    ``brief`` leaves out the first values of large arrays (for narrow text tables)."""
+    p = precision
+    names = row.input_names()
+    if row.kind in ("sum", "broadcast"):
+        down = row.downstream[0] if row.downstream else None
+        if down is None and row.kind == "sum":
+            with paused():
+                down = row.upstream[0] + row.upstream[1]
+        return {"x": names[0] if names else "", "y": "",
+                "upstream": " + ".join(summary(u, p, brief) for u in row.upstream),
+                "local": str(row.local), "downstream": summary(down, p, brief)}
+    local = row.local
+    if isinstance(local, tuple) and len(local) == 1 and not isinstance(local[0], str):
+        local = summary(local[0], p, brief)
+    elif isinstance(local, tuple):
+        local = ", ".join(
+            f"{n}: {v.format(*names)}" if isinstance(v, str) else f"{n}={summary(v, p, brief)}"
+            for n, v in zip(names, local) if v is not None)
+    else:
+        local = summary(local, p, brief)
+    down = row.downstream
+    return {"x": pairs(names, row.inputs, p, brief),
+            "y": summary(row.outputs, p, brief) if row.section == "forward" else "",
+            "upstream": summary(row.upstream, p, brief), "local": local,
+            "downstream": summary(down[0], p, brief) if down is not None and len(down) == 1
+            else pairs(names, down, p, brief)}
+
+
+def by_level(rows):
+    """Rows split where the level changes, in order: ``[(level, [(k, row), ...]), ...]``
+    with ``k`` each row's position in ``rows``."""
+    out = []
+    for k, row in enumerate(rows):
+        if not out or out[-1][0] != row.level:
+            out.append((row.level, []))
+        out[-1][1].append((k, row))
+    return out
+
+
+def folded_after(rows, k):
+    """How many rows were folded away between ``rows[k]`` and the next one kept."""
+    return rows[k + 1].index - rows[k].index - 1 if k + 1 < len(rows) else 0
+
+
+def fold_text(n, what="rows"):
+    """The marker where ``n`` rows were folded."""
+    return f"... {n} {what} folded ..."
+
+
+def gradient_line(trace, row, precision, brief=False, name=None):
+    """A gradient row as ``(target, source, value)``: ``d(target)/d(source) = value``,
+    ``value`` None for a gradient that is None. ``name``: how values are named
+    (``trace.name_of``, which numbers unnamed ones, unless given)."""
+    name = name or trace.name_of
+    target = " + ".join(name(t) or "target" for t in row.outputs) or "target"
+    source = (name(row.inputs[0]) if row.inputs else None) or "source"
+    g = row.downstream[0] if row.downstream else None
+    return target, source, None if g is None else summary(g, precision, brief)

@@ -11,8 +11,7 @@ timestamps, so the same trace renders to the same bytes.
 import html
 import re
 
-from ._format import bad_count, summary
-from ..trace import order_name
+from ._format import bad_count, by_level, fold_text, folded_after, gradient_line, order_name
 
 # Colours are translucent so that the block reads on light and dark notebook themes;
 # selectors are specific enough to win over JupyterLab's and classic Jupyter's table rules.
@@ -137,16 +136,6 @@ def _notes(row, width):
     return out
 
 
-def _groups(rows):
-    """Rows split by level, in order: ``[(level, [(k, row), ...]), ...]``."""
-    out = []
-    for k, row in enumerate(rows):
-        if not out or out[-1][0] != row.level:
-            out.append((row.level, []))
-        out[-1][1].append((k, row))
-    return out
-
-
 def _table(caption, header, rows, all_rows, folded, make, kind):
     width = len(header)
     wide = " gm-wide" if any(row.pitfalls for _, row in rows) else ""  # room for warnings
@@ -156,12 +145,15 @@ def _table(caption, header, rows, all_rows, folded, make, kind):
         cls = "".join(c for c in str(row.kind) if c.isalnum())
         lines.append(f'<tr class="gm-row gm-k-{cls}">' + make(row) + "</tr>")
         lines += _notes(row, width)
-        if folded and k + 1 < len(all_rows) and all_rows[k + 1].index - row.index > 1:
-            n = all_rows[k + 1].index - row.index - 1
-            lines.append(f'<tr class="gm-fold"><td colspan="{width}">'
-                         f"&hellip; {n} rows folded &hellip;</td></tr>")
+        n = folded_after(all_rows, k) if folded else 0
+        if n:
+            lines.append(f'<tr class="gm-fold"><td colspan="{width}">{_fold(n)}</td></tr>')
     lines += ["</tbody>", "</table>"]
     return lines
+
+
+def _fold(n, what="rows"):
+    return html.escape(fold_text(n, what)).replace("...", "&hellip;")
 
 
 def _caption(main, rest=""):
@@ -173,8 +165,7 @@ def render_html(trace):
     backward tables by level, and the gradients."""
     p = trace.precision
     fwd, bwd, grads = trace.forward, trace.backward, trace.gradients
-    n_fwd = len(fwd) + trace.folded("forward")
-    n_bwd = len(bwd) + trace.folded("backward")
+    n_fwd, n_bwd = trace.total("forward"), trace.total("backward")
     out = ['<div class="gradmagic-trace">', f"<style>\n{STYLE}</style>",
            f'<div class="gm-head">gradmagic trace<span class="gm-dim">: {n_fwd} forward, '
            f"{n_bwd} backward rows</span></div>"]
@@ -212,26 +203,25 @@ def render_html(trace):
                   '<th class="gm-up">upstream</th>',
                   '<th class="gm-local"><span class="gm-op">&times;</span>local</th>',
                   '<th class="gm-down"><span class="gm-op">=</span>downstream</th>']
-    for level, rows in _groups(fwd):
+    for level, rows in by_level(fwd):
         caption = _caption("forward", f"ops of the {order_name(level)}" if level else "")
         out += _table(caption, fwd_header, rows, fwd, trace.folded("forward"), fwd_row, "forward")
-    for level, rows in _groups(bwd):
+    for level, rows in by_level(bwd):
         caption = _caption("backward", order_name(level))
         out += _table(caption, bwd_header, rows, bwd, trace.folded("backward"), bwd_row, "backward")
     if grads:
         out += ['<table class="gm-t gm-grads">', "<caption>gradient</caption>", "<tbody>"]
         for r in grads:
-            target = " + ".join(_e(trace.name_of(t) or "target") for t in r.outputs)
-            source = _e(trace.name_of(r.inputs[0]) or "source")
-            g = r.downstream[0]
-            value = ('<span class="gm-dim">None (not connected)</span>' if g is None
-                     else _value(summary(g, p)))
+            target, source, shown = gradient_line(trace, r, p)
+            target, source, g = _e(target), _e(source), r.downstream[0]
+            value = ('<span class="gm-dim">None (not connected)</span>' if shown is None
+                     else _value(shown))
             out.append(f'<tr class="gm-row gm-k-result">'
                        f'<td class="gm-expr">d({target})/d({source})</td>'
                        f'<td class="gm-eq">=</td>{_cell(value, g)}</tr>')
         if trace.folded("gradient"):
-            out.append(f'<tr class="gm-fold"><td colspan="3">&hellip; {trace.folded("gradient")} '
-                       f"more folded &hellip;</td></tr>")
+            out.append(f'<tr class="gm-fold"><td colspan="3">{_fold(trace.folded("gradient"), "more")}'
+                       "</td></tr>")
         out += ["</tbody>", "</table>"]
     out.append("</div>")
     return "\n".join(out)

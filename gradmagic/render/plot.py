@@ -15,8 +15,8 @@ import io
 import textwrap
 
 from ..errors import GradientTypeError
-from ..tensor import Tensor
-from ._format import bad_count, summary
+from ..core.tensor import Tensor
+from ._format import bad_count, folded_after, gradient_line, summary
 
 # colours
 FORWARD = "#1f3b5c"
@@ -151,14 +151,13 @@ def _columns(trace, max_nodes):
     """Input, boxes (at most ``max_nodes``, the middle folded into a marker), output."""
     rows = trace.forward
     items = []  # rows, and ("fold", n) where rows are hidden
-    last = None
     folded = trace.folded("forward")
-    for row in rows:
-        if folded and last is not None and row.index - last.index > 1:
-            items.append(("fold", row.index - last.index - 1))
-        last = row
+    for k, row in enumerate(rows):
         if _drawn(trace, row):
             items.append(row)
+        n = folded_after(rows, k) if folded else 0
+        if n:
+            items.append(("fold", n))
     boxes = [it for it in items if not isinstance(it, tuple)]
     if not boxes:
         return []
@@ -448,11 +447,10 @@ def plot_trace(trace, max_nodes=12, figsize=None):
         if shown_grad is not None and g.inputs and g.inputs[0] is shown_grad.inputs[0] \
                 and g.downstream and g.downstream[0] is shown_grad.downstream[0]:
             continue
-        target = " + ".join(trace.known_name(t) or "target" for t in g.outputs) or "target"
-        source = trace.known_name(g.inputs[0]) if g.inputs else None
+        target, source, text = gradient_line(trace, g, p, brief=True, name=trace.known_name)
         value = g.downstream[0] if g.downstream else None
-        text = "None (not connected)" if value is None else _show(value, p)
-        footer.append((_cut(f"d({target})/d({source or 'source'}) = {text}", 90),
+        text = "None (not connected)" if text is None else text
+        footer.append((_cut(f"d({target})/d({source}) = {text}", 90),
                        BAD if _is_bad(value) else BACKWARD))
         if len(footer) == 3:
             rest = len(trace.gradients) - 3 - (shown_grad is not None)

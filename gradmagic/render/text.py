@@ -2,8 +2,7 @@
 
 import textwrap
 
-from ._format import summary
-from ..trace import order_name
+from ._format import by_level, fold_text, folded_after, gradient_line, order_name
 
 WIDTH = 48  # longest cell before it is cut with "..."
 
@@ -47,18 +46,14 @@ def _notes(row):
 def _sections(rows, folded, make, header):
     """Rows split by level, with a line where rows were folded."""
     out = []
-    level = None
-    body, notes = [], []
-    for k, row in enumerate(rows):
-        if row.level != level:
-            if body:
-                out.append((level, _table(header, body, notes)))
-            level, body, notes = row.level, [], []
-        body.append(make(row))
-        notes.append(_notes(row))
-        if folded and k + 1 < len(rows) and rows[k + 1].index - row.index > 1:
-            notes[-1] = notes[-1] + [f"... {rows[k + 1].index - row.index - 1} rows folded ..."]
-    if body:
+    for level, group in by_level(rows):
+        body, notes = [], []
+        for k, row in group:
+            body.append(make(row))
+            notes.append(_notes(row))
+            n = folded_after(rows, k) if folded else 0
+            if n:
+                notes[-1] = notes[-1] + [fold_text(n)]
         out.append((level, _table(header, body, notes)))
     return out
 
@@ -66,7 +61,8 @@ def _sections(rows, folded, make, header):
 def render_text(trace):
     p = trace.precision
     fwd, bwd, grads = trace.forward, trace.backward, trace.gradients
-    lines = [f"gradmagic trace: {trace._forward.total} forward, {trace._backward.total} backward rows"]
+    lines = [f"gradmagic trace: {trace.total('forward')} forward, {trace.total('backward')} "
+             "backward rows"]
 
     def fwd_row(r):
         c = r.cells(brief=True)
@@ -86,11 +82,9 @@ def render_text(trace):
     if grads:
         lines += ["", "gradient"]
         for r in grads:
-            target = " + ".join(trace.name_of(t) or "target" for t in r.outputs)
-            source = trace.name_of(r.inputs[0]) or "source"
-            value = "None" if r.downstream[0] is None else summary(r.downstream[0], p, True)
-            lines.append(f"  d({target})/d({source}) = {value}")
+            target, source, value = gradient_line(trace, r, p, brief=True)
+            lines.append(f"  d({target})/d({source}) = {'None' if value is None else value}")
             lines += [f"       {line}" for line in _notes(r)]
         if trace.folded("gradient"):
-            lines.append(f"  ... {trace.folded('gradient')} more folded ...")
+            lines.append(f"  {fold_text(trace.folded('gradient'), 'more')}")
     return "\n".join(lines)

@@ -1,11 +1,11 @@
-"""The explicit list of ops gradmagic can differentiate, and NumPy's dispatch into them.
+"""The op catalogue: the explicit list of ops gradmagic can differentiate.
 
-Every op is a ``Primitive`` run through ``tape.apply``: raw arrays in give a raw array
-out (that is how rules run at NumPy speed), a Tensor in gives a recorded Tensor out.
-Gradient rules are in ``vjps.py``. ``UFUNCS`` and ``FUNCTIONS`` map NumPy's ufuncs and
-functions onto these ops; ``NONDIFF_FUNCTIONS`` are the NumPy functions that run on
-Tensors but carry no gradient (shape queries, comparisons, ``argmax``...). Anything
-else raises ``NoGradientError`` naming the function and the way out.
+Every op is a ``Primitive`` run through ``primitive.apply``: raw arrays in give a raw
+array out (that is how rules run at NumPy speed), a Tensor in gives a recorded Tensor
+out. Gradient rules are in ``vjps.py``. ``UFUNCS`` and ``FUNCTIONS`` map NumPy's ufuncs
+and functions onto these ops; ``NONDIFF_FUNCTIONS`` are the NumPy functions that run on
+Tensors but carry no gradient (shape queries, comparisons, ``argmax``...). NumPy's
+dispatch into these tables, and Tensor's operators, are in ``dispatch.py``.
 """
 
 import builtins
@@ -13,10 +13,11 @@ import operator
 
 import numpy as np
 
-from . import _backend
-from ._backend import kind, module_dtype, numpy_names, xp_of
-from .errors import GradientValueError, NoGradientError
-from .tape import Primitive, apply
+from .. import _array_api
+from .._array_api import module_dtype, numpy_names, spelled_out
+from .._backend import kind, xp_of
+from ..errors import GradientValueError, NoGradientError
+from .primitive import Primitive, apply
 from .tensor import Tensor, constant
 
 UFUNCS = {}  # numpy ufunc -> Primitive
@@ -133,7 +134,7 @@ def _logsumexp(xp, x, axis=None, keepdims=False):
     m = xp.max(x, axis=axis, keepdims=True)
     m = xp.where(xp.isfinite(m), m, 0)
     out = xp.log(xp.sum(xp.exp(x - m), axis=axis, keepdims=True)) + m
-    return out if keepdims else xp.reshape(out, _reduced_shape(x.shape, axis, False))
+    return out if keepdims else xp.reshape(out, reduced_shape(x.shape, axis, False))
 
 
 SIGMOID = Primitive("sigmoid", _sigmoid, elementwise=True)
@@ -185,7 +186,7 @@ def axes_of(axis, ndim):
     return tuple(sorted(a % ndim if ndim else 0 for a in axes))
 
 
-def _reduced_shape(shape, axis, keepdims):
+def reduced_shape(shape, axis, keepdims):
     axes = axes_of(axis, len(shape))
     if keepdims:
         return tuple(1 if i in axes else n for i, n in enumerate(shape))
@@ -204,7 +205,9 @@ STD = Primitive("std", lambda xp, x, axis=None, ddof=0, keepdims=False:
 CUMSUM = Primitive("cumsum", lambda xp, x, axis=None: xp.cumsum(x, axis=axis))
 
 
-def _unsupported(fn, **given):
+def unsupported(fn, **given):
+    """Refuse NumPy keyword arguments that have no meaning on Tensors (``out=``, ``dtype=``),
+    saying what to do instead."""
     for name, value in given.items():
         if value is not None and value is not np._NoValue:
             raise NoGradientError(
@@ -220,7 +223,7 @@ _FIX = {"out": " and use the returned Tensor (Tensors are immutable)",
 
 def _reduction(prim, fn_name):
     def reduce(x, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):
-        _unsupported(f"np.{fn_name}", dtype=dtype, out=out, initial=initial, where=where)
+        unsupported(f"np.{fn_name}", dtype=dtype, out=out, initial=initial, where=where)
         return apply(prim, x, axis=_axis(axis), keepdims=bool(keepdims))
     reduce.__name__ = reduce.__qualname__ = fn_name
     reduce.__doc__ = f"``np.{fn_name}(x, axis=None, keepdims=False)``, recorded."
@@ -236,18 +239,18 @@ min = _reduction(MIN, "min")
 
 def var(x, axis=None, dtype=None, out=None, ddof=0, keepdims=False, where=None, mean=None,
         correction=None):
-    _unsupported("np.var", dtype=dtype, out=out, where=where, mean=mean, correction=correction)
+    unsupported("np.var", dtype=dtype, out=out, where=where, mean=mean, correction=correction)
     return apply(VAR, x, axis=_axis(axis), ddof=ddof, keepdims=bool(keepdims))
 
 
 def std(x, axis=None, dtype=None, out=None, ddof=0, keepdims=False, where=None, mean=None,
         correction=None):
-    _unsupported("np.std", dtype=dtype, out=out, where=where, mean=mean, correction=correction)
+    unsupported("np.std", dtype=dtype, out=out, where=where, mean=mean, correction=correction)
     return apply(STD, x, axis=_axis(axis), ddof=ddof, keepdims=bool(keepdims))
 
 
 def cumsum(x, axis=None, dtype=None, out=None):
-    _unsupported("np.cumsum", dtype=dtype, out=out)
+    unsupported("np.cumsum", dtype=dtype, out=out)
     return apply(CUMSUM, x, axis=_axis(axis))
 
 
@@ -330,7 +333,7 @@ def flip(x, axis=None):
 
 
 def concatenate(arrays, axis=0, out=None, dtype=None, casting=None):
-    _unsupported("np.concatenate", out=out, dtype=dtype, casting=casting)
+    unsupported("np.concatenate", out=out, dtype=dtype, casting=casting)
     arrays = list(arrays)
     if axis is None:
         arrays, axis = [reshape(a, (-1,)) for a in arrays], 0
@@ -338,7 +341,7 @@ def concatenate(arrays, axis=0, out=None, dtype=None, casting=None):
 
 
 def stack(arrays, axis=0, out=None, dtype=None, casting=None):
-    _unsupported("np.stack", out=out, dtype=dtype, casting=casting)
+    unsupported("np.stack", out=out, dtype=dtype, casting=casting)
     return apply(STACK, *arrays, axis=int(axis))
 
 
@@ -403,7 +406,7 @@ def _scatter_add_portable(xp, g, shape, index, accumulate):
             return out
         except (IndexError, TypeError):  # array_api_strict: no None in an assigned index
             pass
-    return _backend.scatter_add(xp, g, shape, index)
+    return _array_api.scatter_add(xp, g, shape, index)
 
 
 SCATTER_ADD = Primitive("scatter_add", _scatter_add, portable=_scatter_add_portable)
@@ -424,52 +427,8 @@ def getitem(x, index):
     index = (tuple(_index_part(i, xp) for i in index) if isinstance(index, tuple)
              else _index_part(index, xp))
     if numpy_names(xp) is not xp:
-        index = _spelled_out(index, _shape(value), numpy_names(xp))
+        index = spelled_out(index, _shape(value), numpy_names(xp))
     return apply(GETITEM, x, index=index)
-
-
-def _is_int_array(i):
-    return hasattr(i, "dtype") and kind(i.dtype) in "iu"
-
-
-def _spelled_out(index, shape, xp):
-    """``index`` as the array API wants what NumPy implies, for modules that are not
-    NumPy-like: a trailing ``...`` after ints and slices (``x[1]`` on a matrix), and
-    integer arrays next to full slices (``x[idx]``, ``x[:, idx]`` on a matrix) turned
-    into integer arrays on every axis, broadcast to NumPy's result shape."""
-    parts = index if isinstance(index, tuple) else (index,)
-    if builtins.all(i is None or isinstance(i, slice) or (isinstance(i, int) and not isinstance(i, bool))
-                    for i in parts):
-        if builtins.sum(i is not None for i in parts) < len(shape):
-            return parts + (Ellipsis,)
-        return index
-    if len(parts) > len(shape) or not builtins.any(_is_int_array(i) and i.ndim > 0 for i in parts):
-        return index
-    advanced = [k for k, i in enumerate(parts)
-                if _is_int_array(i) or (isinstance(i, int) and not isinstance(i, bool))]
-    first, last = advanced[0], advanced[-1]
-    block = parts[first:last + 1]
-    full = slice(None)
-    if len(advanced) != len(block) or not builtins.all(
-            isinstance(i, slice) and i == full for i in parts[:first] + parts[last + 1:]):
-        return index  # anything else is left to the module
-    if len(parts) == len(shape) and first == 0 and last == len(parts) - 1:
-        return index  # integer indices on every axis: the array API has them
-    lead, trail = first, len(shape) - last - 1
-    s = np.broadcast_shapes(*(tuple(i.shape) for i in block if _is_int_array(i)))
-    out = []
-    for axis in range(lead):
-        out.append(xp.reshape(xp.arange(shape[axis], dtype=xp.int64),
-                              (1,) * axis + (shape[axis],) + (1,) * (lead - axis - 1 + len(s) + trail)))
-    for i in block:
-        if _is_int_array(i):
-            i = xp.reshape(i, (1,) * (lead + len(s) - i.ndim) + tuple(i.shape) + (1,) * trail)
-        out.append(i)
-    for k in range(trail):
-        axis = last + 1 + k
-        out.append(xp.reshape(xp.arange(shape[axis], dtype=xp.int64),
-                              (1,) * (lead + len(s) + k) + (shape[axis],) + (1,) * (trail - k - 1)))
-    return tuple(out)
 
 
 def scatter_add(g, shape, index):
@@ -490,12 +449,12 @@ def where(condition, x=None, y=None):
     """``np.where(condition, x, y)``: gradients flow to ``x`` where ``condition`` holds and
     to ``y`` elsewhere. With one argument, the indices where it holds (no gradient)."""
     if x is None and y is None:
-        return _nondiff(np.nonzero, (condition,), {})
+        return nondiff(np.nonzero, (condition,), {})
     return apply(WHERE, condition, x, y)
 
 
 def clip(x, a_min=None, a_max=None, out=None, min=None, max=None, **kwargs):
-    _unsupported("np.clip", out=out)
+    unsupported("np.clip", out=out)
     lo = a_min if min is None else min
     hi = a_max if max is None else max
     return apply(CLIP, x, lo, hi)
@@ -513,7 +472,7 @@ def matmul(a, b):
 
 
 def dot(a, b, out=None):
-    _unsupported("np.dot", out=out)
+    unsupported("np.dot", out=out)
     if _ndim(a) == 0 or _ndim(b) == 0:
         return multiply(a, b)
     if _ndim(a) <= 2 and _ndim(b) <= 2:
@@ -523,12 +482,12 @@ def dot(a, b, out=None):
 
 
 def outer(a, b, out=None):
-    _unsupported("np.outer", out=out)
+    unsupported("np.outer", out=out)
     return apply(OUTER, a, b)
 
 
 def einsum(subscripts, *operands, out=None, dtype=None, order="K", casting="safe", optimize=False):
-    _unsupported("np.einsum", out=out, dtype=dtype)
+    unsupported("np.einsum", out=out, dtype=dtype)
     if not isinstance(subscripts, str):
         raise NoGradientError("np.einsum: only the subscripts-string form is supported on Tensors")
     subscripts = subscripts.replace(" ", "")
@@ -575,7 +534,7 @@ def stop_gradient(x):
     return Tensor(x.value) if isinstance(x, Tensor) else constant(x)
 
 
-def _nondiff(func, args, kwargs):
+def nondiff(func, args, kwargs):
     """Run a NumPy function on the values; array results come back as unconnected Tensors."""
     def raw(a):
         if isinstance(a, Tensor):
@@ -614,49 +573,3 @@ NONDIFF_FUNCTIONS = {
     np.isclose, np.array_equal, np.count_nonzero, np.any, np.all, np.round, np.around,
     np.result_type, np.iscomplexobj, np.isrealobj, np.isscalar, np.searchsorted,
 }
-
-
-def _np_name(f):
-    mod = getattr(f, "__module__", None) or "numpy"
-    mod = "np" + mod[len("numpy"):] if mod.startswith("numpy") else mod
-    if mod.startswith("np._core") or mod.startswith("np.core") or mod.startswith("np.lib"):
-        mod = "np"
-    return f"{mod}.{f.__name__}"
-
-
-def _no_rule(name):
-    return NoGradientError(
-        f"{name} has no gradient rule in gradmagic, so it cannot run on a Tensor. Write the "
-        "computation with the ops that have one (see gradmagic.ops.FUNCTIONS and UFUNCS), or "
-        "give it a gradient: wrap it in a function decorated with @gm.custom_gradient that "
-        "computes on x.numpy() and returns (y, grad_fn)")
-
-
-def dispatch_ufunc(ufunc, method, inputs, kwargs):
-    """``Tensor.__array_ufunc__``: run a NumPy ufunc as the matching op."""
-    name = f"np.{ufunc.__name__}"
-    if method != "__call__":
-        raise NoGradientError(
-            f"{name}.{method} has no gradient rule in gradmagic, so it cannot run on a Tensor; "
-            "use the functions np.sum, np.cumsum, np.max ... which have one, or wrap it in a "
-            "function decorated with @gm.custom_gradient that computes on x.numpy() and "
-            "returns (y, grad_fn)")
-    prim = UFUNCS.get(ufunc)
-    if prim is None:
-        raise _no_rule(name)
-    if kwargs:
-        dtype = kwargs.pop("dtype", None)
-        _unsupported(name, **kwargs)
-        result = apply(prim, *inputs)
-        return result if dtype is None else astype(result, dtype)
-    return apply(prim, *inputs)
-
-
-def dispatch_function(func, args, kwargs):
-    """``Tensor.__array_function__``: run a NumPy function as the matching op."""
-    impl = FUNCTIONS.get(func)
-    if impl is not None:
-        return impl(*args, **kwargs)
-    if func in NONDIFF_FUNCTIONS:
-        return _nondiff(func, args, kwargs)
-    raise _no_rule(_np_name(func))

@@ -1,354 +1,41 @@
-"""The tape: recording ops and walking them backwards.
+"""``GradientTape``: records the ops that follow what it watches, and differentiates them.
 
-Invariants:
-- A tape's entries are appended in execution order, so walking them backwards visits
-  an op only after every op that used its output: a reverse topological order with
-  no recursion and no sets of parents.
-- An op is recorded on a tape only when one of its inputs is connected to something
-  the tape watches; a tape's ``_ids`` holds the ids of those connected tensors.
-- Gradients are accumulated in a dict keyed by tensor id (never by tensor) and each
-  is dropped as soon as it has been passed on.
-- With no other tape recording, rules run on raw arrays; when one records, they run
-  on Tensors and are recorded in turn: that is how higher order works.
-- Broadcasting is undone here, once, after each rule (``unbroadcast``).
+An op is recorded on a tape only when one of its inputs is connected to something the
+tape watches; a tape's ``_ids`` holds the ids of those connected tensors. The walk
+itself is ``backward.backward``; this module seeds it, shapes its results as the
+sources were given (a Tensor, a list, a dict ...) and builds Jacobians from it.
 """
 
-import contextvars
+from __future__ import annotations
+
 import warnings
 
-import numpy as np
-
-from ._backend import _SCALARS, _XP, common_xp, kind, numpy_names, xp_of
-from .errors import GradientTypeError, GradientValueError, TapeError
+from .._backend import common_xp, kind, xp_of
+from ..errors import GradientTypeError, GradientValueError, TapeError
+from . import ops
+from .backward import backward, ones
+from .context import LEVEL, TAPES, listeners, push, recording, remove, without
 from .tensor import Tensor, Variable
 
-_TAPES = contextvars.ContextVar("gradmagic_tapes", default=())  # tapes and listeners
-_LEVEL = contextvars.ContextVar("gradmagic_level", default=0)  # the backward pass running
-_new = object.__new__
 
+class TapeView:
+    """A read-only view of what a tape had recorded when a gradient was taken (for
+    listeners: why a gradient is None)."""
 
-def push(obj):
-    """Put a tape or listener on this thread's (and task's) stack."""
-    _TAPES.set(_TAPES.get() + (obj,))
+    __slots__ = ("_entries", "_ids", "watch_accessed")
 
+    def __init__(self, entries, ids, watch_accessed):
+        self._entries, self._ids = entries, ids
+        self.watch_accessed = watch_accessed  # the tape watched trainable Variables on use
 
-def remove(obj):
-    """Take a tape or listener off the stack, wherever it is."""
-    stack = _TAPES.get()
-    _TAPES.set(stack[:-1] if stack and stack[-1] is obj else tuple(t for t in stack if t is not obj))
+    def connected(self, tensor) -> bool:
+        """Whether the tape followed ``tensor`` (watched, or computed from what it watched)."""
+        return id(tensor) in self._ids
 
-
-def listeners():
-    """The listeners on the stack: the engine calls their hooks."""
-    stack = _TAPES.get()
-    return [t for t in stack if not t._records] if stack else []
-
-
-def level():
-    """The order of the backward pass now running (0: none, 1: a first-order pass ...)."""
-    return _LEVEL.get()
-
-
-class Listener:
-    """What watches the engine instead of recording: a trace, or custom_gradient's
-    variable watcher. It sits on the tape stack; the engine calls these hooks, which
-    do nothing here. Ops reach ``_record`` only while a listener or tape is active."""
-
-    _records = False
-
-    def _record(self, prim, args, vals, out, params):
-        """A differentiable op ran: ``out = prim(*args, **params)``."""
-
-    def _record_custom(self, prim, inputs, vals, ys, outs, params):
-        """A custom-gradient function's outputs became one op over ``inputs``."""
-
-    def _function_enter(self, name, inputs, names):
-        """A custom-gradient function starts (its ops follow, until ``_function_exit``)."""
-
-    def _function_exit(self, name, outputs):
-        """It ended, giving ``outputs``."""
-
-    def _backward_step(self, entry, g, downs, level):
-        """One op differentiated: upstream ``g``, downstream ``downs[i]`` per argument."""
-
-    def _backward_sum(self, tensor, before, added, level):
-        """A value used several times: its gradients ``before`` and ``added`` are summed."""
-
-    def _backward_unbroadcast(self, tensor, before, after, level):
-        """A gradient summed over broadcast axes, from ``before`` to ``after``."""
-
-    def _backward_error(self, entry, g, error, level):
-        """A custom gradient's ``grad_fn`` raised ``error`` (it propagates after this)."""
-
-    def _backward_end(self, tape, targets, sources, grads, level):
-        """``tape.gradient`` finished (the tape still holds its entries): ``grads``, one
-        per source, None where unconnected."""
-
-
-
-class Primitive:
-    """One differentiable (or declared non-differentiable) op.
-
-    ``impl(xp)`` gives the forward function for an array module (``np``: the NumPy one);
-    ``vjps[i]`` is the vector-Jacobian product for argument ``i`` (``None``: no gradient),
-    called as ``vjp(g, ans, *args, **params)``; ``labels[i]`` is how the trace writes it.
-    A ``joint`` primitive (a custom gradient) has one ``vjps(g, ans, *args, **params)``
-    that returns the gradients of all arguments at once.
-    """
-
-    __slots__ = ("name", "forward", "op", "portable", "vjps", "joint", "labels", "differentiable",
-                 "elementwise", "np", "_impls")
-
-    def __init__(self, name, forward=None, differentiable=True, op=None, elementwise=False,
-                 portable=None):
-        self.name = name
-        self.elementwise = elementwise  # its local derivative is an array of x's shape
-        self.joint = False  # True: vjps is one function giving every argument's gradient
-        self.forward = forward  # forward(xp, *args, **params), or None: xp.<name>
-        self.op = op  # or a function that works on every array module (a Python operator)
-        self.portable = portable  # a forward for modules that do not mirror NumPy, or None
-        self.vjps = None
-        self.labels = None
-        self.differentiable = differentiable
-        self._impls = {}
-        self.np = self.impl(np) if forward or op or hasattr(np, name) else None  # looked up once
-
-    def impl(self, xp):
-        """The forward function for module ``xp``, found once per module. Forwards are
-        written with NumPy's names; a module that does not mirror NumPy (an array-API
-        one) is given through ``numpy_names``, which maps them onto its own."""
-        f = self._impls.get(xp)
-        if f is None:
-            ns = numpy_names(xp)
-            if self.op is not None:
-                f = self.op
-            elif self.forward is None:
-                f = getattr(ns, self.name)
-            else:
-                forward = self.portable if ns is not xp and self.portable else self.forward
-                def f(*args, **params):
-                    return forward(ns, *args, **params)
-            self._impls[xp] = f
-        return f
-
-    def __repr__(self):
-        return f"<Primitive {self.name}>"
-
-
-def defvjp(prim, *vjps, labels=None):
-    """Give ``prim`` its gradient rules: one per argument (``None``: no gradient for that
-    argument), or one ``variadic`` rule for ops that take any number of arrays."""
-    prim.vjps = vjps[0] if len(vjps) == 1 and isinstance(vjps[0], variadic) else vjps
-    prim.labels = labels
-
-
-class variadic:
-    """The rules of an op that takes any number of arrays: ``rule(i, g, ans, *args)``."""
-
-    def __init__(self, rule):
-        self.rule = rule
-
-    def __getitem__(self, i):
-        rule = self.rule
-        return lambda g, ans, *args, **params: rule(i, g, ans, *args, **params)
-
-
-def apply(prim, *args, **params):
-    """Run ``prim``. Raw arrays in, raw array out; any Tensor in, a Tensor out, recorded
-    on every active tape that follows one of the inputs."""
-    n = len(args)
-    if n == 1:  # the common cases spelled out, since this runs once per op
-        a = args[0]
-        if not isinstance(a, Tensor):
-            return prim.impl(common_xp(args))(*args, **params)
-        va = a.value
-        vals = (va,)
-        xp = _XP.get(type(va)) or xp_of(va)
-    elif n == 2:
-        a, b = args
-        va = a.value if isinstance(a, Tensor) else a
-        vb = b.value if isinstance(b, Tensor) else b
-        if va is a and vb is b:
-            return prim.impl(common_xp(args))(*args, **params)
-        vals = (va, vb)
-        xp, xb = _XP.get(type(va)), _XP.get(type(vb))
-        if xp is not xb:  # a Python number goes with any module; anything else is checked
-            if xb is None and type(vb) in _SCALARS and xp is not None:
-                pass
-            elif xp is None and type(va) in _SCALARS and xb is not None:
-                xp = xb
-            else:
-                xp = common_xp(vals)
-        elif xp is None:
-            xp = common_xp(vals)
-    else:
-        vals = tuple([b.value if isinstance(b, Tensor) else b for b in args])
-        if all(v is b for v, b in zip(vals, args)):
-            return prim.impl(common_xp(args))(*args, **params)
-        xp = common_xp(vals)
-    out = _new(Tensor)
-    out.value = (prim.np if xp is np else prim.impl(xp))(*vals, **params)
-    tapes = _TAPES.get()
-    if tapes and prim.vjps is not None:
-        for tape in tapes:
-            tape._record(prim, args, vals, out, params)
-    return out
-
-
-def _read_variables(args, vals):
-    """``args`` with each Variable replaced by a Tensor of the value it had when the op
-    ran, recorded as a read of the variable on the tapes now active."""
-    args = list(args)
-    for i, b in enumerate(args):
-        if type(b) is Variable:
-            args[i] = Tensor(vals[i])
-            for tape in _TAPES.get():
-                tape._record(ops.IDENTITY, (b,), (vals[i],), args[i], {})
-    return tuple(args)
-
-
-def recording():
-    """True while some tape is recording (so rules must run on Tensors)."""
-    for t in _TAPES.get():
-        if t._records:
-            return True
-    return False
-
-
-def record_custom(prim, inputs, ys, outs, params):
-    """Record a function with its own gradient, as TensorFlow does: on each tape that
-    follows one of ``inputs``, ``outs`` come from one ``prim`` op over ``inputs``; on a
-    tape that follows none of them, each out is linked to the body's own ``y``, so the
-    body's ops still connect it."""
-    vals = tuple([a.value if isinstance(a, Tensor) else a for a in inputs])
-    for tape in _TAPES.get():
-        tape._record_custom(prim, inputs, vals, ys, outs, params)
-
-
-def unbroadcast(g, shape):
-    """Sum ``g`` over the axes that broadcasting added or stretched, so it has ``shape``."""
-    gshape = g.shape
-    if gshape == shape:
-        return g
-    lead = len(gshape) - len(shape)
-    if lead < 0 or any(n != 1 and n != m for n, m in zip(shape, gshape[lead:])):
-        return ops.broadcast_to(g, shape)  # a rule gave less than the full shape
-    axes = tuple(range(lead)) + tuple(
-        i + lead for i, n in enumerate(shape) if n == 1 and gshape[i + lead] != 1)
-    return ops.reshape(ops.sum(g, axis=axes, keepdims=True), shape)
-
-
-def _ones(x):
-    if not x.shape and isinstance(x, (np.ndarray, np.generic)):
-        return np.array(1, dtype=x.dtype)  # a scalar loss: four times quicker than np.ones
-    return xp_of(x).ones(x.shape, dtype=x.dtype)
-
-
-def backward(entries, ids, seeds, want, record, hooks=(), free=False):
-    """Walk ``entries`` backwards from ``seeds`` ({id: gradient}); return {id: gradient}
-    for the ids in ``want``. ``record``: run the rules on Tensors so an outer tape
-    records them. ``hooks``: listeners told of every step. ``free``: drop each entry
-    once walked, so what its op saved is freed as early as the backward pass allows."""
-    grads = dict(seeds)
-    found = {}
-    pop, get = grads.pop, grads.get
-    order = _LEVEL.get()
-    for k in range(len(entries) - 1, -1, -1):
-        entry = entries[k]
-        prim, args, vals, out, params = entry
-        if free:
-            entries[k] = None
-        if type(out) is tuple:  # an op with several outputs
-            g = _upstreams(grads, out, want, found, record)
-            if g is None:
-                continue
-            ans = out if record or prim.joint else tuple([o.value for o in out])  # a custom rule reads none
-        else:
-            g = pop(id(out), None)
-            if g is None:
-                continue
-            if want and id(out) in want:
-                found[id(out)] = g
-            if record:
-                if not isinstance(g, Tensor):
-                    g = Tensor(g)
-                ans = out
-            else:
-                ans = out.value
-        rule_args = vals
-        if record:  # rules see Tensors; a Variable as the value it had when the op ran
-            rule_args = args
-            if any(type(a) is Variable for a in args):
-                rule_args = _read_variables(args, vals)
-        vjps = prim.vjps
-        joint = prim.joint
-        if joint:  # one call gives every input's gradient (a custom gradient)
-            try:
-                vjps = vjps(g, ans, *rule_args, **params)
-            except Exception as e:
-                for h in hooks:
-                    h._backward_error(entry, g, e, order)
-                raise
-        downs = [None] * len(args) if hooks else None
-        for i, a in enumerate(args):
-            aid = id(a)
-            if aid not in ids:  # ids hold live Tensors only: no number or array matches
-                continue
-            if joint:
-                c = vjps[i]
-            else:
-                rule = vjps[i]
-                if rule is None:
-                    continue
-                c = rule(g, ans, *rule_args, **params) if params else rule(g, ans, *rule_args)
-            if c is None:
-                continue
-            if c.shape != vals[i].shape:
-                c = _unbroadcast_seen(c, vals[i].shape, a, hooks)
-            prev = get(aid)
-            if prev is None:
-                grads[aid] = c
-            else:
-                grads[aid] = prev + c
-                for h in hooks:
-                    h._backward_sum(a, prev, c, order)
-            if hooks:
-                downs[i] = c
-        if hooks:
-            for h in hooks:
-                h._backward_step(entry, g, downs, order)
-    for i in want:
-        if i not in found and i in grads:
-            found[i] = grads[i]
-    return found
-
-
-def _unbroadcast_seen(c, shape, tensor, hooks):
-    after = unbroadcast(c, shape)
-    for h in hooks:
-        h._backward_unbroadcast(tensor, c, after, _LEVEL.get())
-    return after
-
-
-def _upstreams(grads, outs, want, found, record):
-    """The upstream gradient of each output; zeros for outputs nobody differentiated."""
-    if len(outs) == 1:
-        g = grads.pop(id(outs[0]), None)
-        if g is None:
-            return None
-        if id(outs[0]) in want:
-            found[id(outs[0])] = g
-        return (Tensor(g) if record and not isinstance(g, Tensor) else g,)
-    gs = [grads.pop(id(o), None) for o in outs]
-    if all(g is None for g in gs):
-        return None
-    for o, g in zip(outs, gs):
-        if g is not None and id(o) in want:
-            found[id(o)] = g
-    gs = [ops.zeros_like(o.value) if g is None else g for o, g in zip(outs, gs)]
-    if record:
-        gs = [g if isinstance(g, Tensor) else Tensor(g) for g in gs]
-    return tuple(gs)
+    @property
+    def recorded_inputs(self) -> list:
+        """Every argument of every op the tape recorded, in order."""
+        return [a for entry in self._entries if entry is not None for a in entry[1]]
 
 
 class GradientTape:
@@ -368,7 +55,7 @@ class GradientTape:
     ``outer.gradient(inner.gradient(y, x), x)`` is the second derivative.
     """
 
-    _records = True  # a tape records ops (see custom.py for one that only listens)
+    records = True  # a tape records ops (a Listener only hears them)
 
     def __init__(self, persistent=False, watch_accessed_variables=True):
         self._persistent = bool(persistent)
@@ -383,7 +70,7 @@ class GradientTape:
 
     # -- recording --------------------------------------------------------------
     def __enter__(self):
-        if self in _TAPES.get():
+        if self in TAPES.get():
             raise TapeError("GradientTape.__enter__: this tape is already recording; a tape "
                             "cannot be re-entered (use one `with tape:` block, or a new tape)")
         push(self)
@@ -393,7 +80,9 @@ class GradientTape:
         remove(self)
         return False
 
-    def _record(self, prim, args, vals, out, params):
+    def on_op(self, prim, args, vals, out, params):
+        """Engine hook: keep the op when one of its inputs is connected to what this tape
+        watches."""
         ids = self._ids
         hit = False
         for a in args:  # ids hold live Tensors only, so a number's id cannot match one
@@ -402,7 +91,7 @@ class GradientTape:
         if hit:
             self._entries.append((prim, args, vals, out, params))
             ids.add(id(out))
-            level = _LEVEL.get()
+            level = LEVEL.get()
             if level:  # recorded during a backward pass of that order
                 self._levels[id(out)] = level
                 self._level = max(self._level, level)
@@ -414,7 +103,9 @@ class GradientTape:
             return True
         return False
 
-    def _record_custom(self, prim, inputs, vals, ys, outs, params):
+    def on_custom_op(self, prim, inputs, vals, ys, outs, params):
+        """Engine hook: a custom function's call as one op over ``inputs`` (see
+        ``primitive.record_custom``)."""
         ids = self._ids
         hit = False
         for a in inputs:
@@ -423,7 +114,7 @@ class GradientTape:
         if hit:
             self._entries.append((prim, inputs, vals, outs, params))
             ids.update(map(id, outs))
-            level = _LEVEL.get()
+            level = LEVEL.get()
             if level:
                 self._levels[id(outs[0])] = level
                 self._level = max(self._level, level)
@@ -449,11 +140,11 @@ class GradientTape:
     def watched_variables(self):
         """The Variables this tape watches, in the order they were created."""
         return tuple(sorted((t for t in self._watched.values() if isinstance(t, Variable)),
-                            key=lambda v: v._serial))
+                            key=lambda v: v.serial))
 
     def stop_recording(self):
         """A context in which this tape records nothing (``with tape.stop_recording():``)."""
-        return _Paused(self)
+        return without(self)
 
     def reset(self):
         """Forget everything recorded and watched, as if the tape were new."""
@@ -505,7 +196,7 @@ class GradientTape:
             start[id(t)] = start[id(t)] + s if id(t) in start else s
         # one more than the highest order of the ops the targets depend on
         order = self._order = 1 + (self._levels_below(start) if self._level else 0)
-        token = _LEVEL.set(order)  # ops recorded during this pass belong to that order
+        token = LEVEL.set(order)  # ops recorded during this pass belong to that order
         hooks = listeners()
         free = last and not self._persistent and not hooks
         try:
@@ -516,7 +207,7 @@ class GradientTape:
                 self._used = "failed"
             raise
         finally:
-            _LEVEL.reset(token)
+            LEVEL.reset(token)
 
     def gradient(self, target, sources, output_gradients=None, unconnected_gradients="none"):
         """The gradient of ``target`` with respect to ``sources``.
@@ -530,7 +221,7 @@ class GradientTape:
         """
         self._check_usable("gradient")
         how = _unconnected(unconnected_gradients)
-        if self._persistent and self in _TAPES.get():
+        if self._persistent and self in TAPES.get():
             warnings.warn("GradientTape.gradient: called on a persistent tape inside its own "
                           "context, so the tape records the gradient computation too (for a "
                           "second derivative, that is what you want; otherwise call it after "
@@ -539,7 +230,7 @@ class GradientTape:
         flat_sources, rebuild = _flatten(sources, "GradientTape.gradient", "sources")
         _no_complex(flat_sources, "GradientTape.gradient")
         if output_gradients is None:
-            seeds = [_ones(t.value) for t in targets]
+            seeds = [ones(t.value) for t in targets]
         else:
             record = recording()
             seeds, _ = _flatten(output_gradients, "GradientTape.gradient", "output_gradients",
@@ -559,8 +250,11 @@ class GradientTape:
         results = []
         for s in flat_sources:  # a loop, not a comprehension: warnings point at the caller
             results.append(_finish(grads.get(id(s)), s, how, "GradientTape.gradient"))
-        for h in listeners():
-            h._backward_end(self, targets, flat_sources, results, self._order)
+        hooks = listeners()
+        if hooks:
+            seen = TapeView(self._entries, self._ids, self._watch_accessed)
+            for h in hooks:
+                h.on_gradient_end(seen, targets, flat_sources, results, self._order)
         self._release()
         return rebuild(results)
 
@@ -624,33 +318,6 @@ class GradientTape:
         if not rows:
             return Tensor(xp.zeros(shape, dtype=source.dtype))
         return _as_tensor(ops.reshape(ops.stack(rows, axis=1), shape))
-
-
-class _Paused:
-    def __init__(self, tape):
-        self.tape = tape
-
-    def __enter__(self):
-        self.was = _TAPES.get()
-        _TAPES.set(tuple(t for t in self.was if t is not self.tape))
-
-    def __exit__(self, *exc):
-        if self.tape in self.was:  # back in its place, whatever was entered meanwhile
-            now = _TAPES.get()
-            _TAPES.set(tuple(t for t in self.was if t is self.tape or t in now)
-                       + tuple(t for t in now if t not in self.was))
-        return False
-
-
-class paused:
-    """A context in which no tape records and no listener hears: the stack is empty."""
-
-    def __enter__(self):
-        self.token = _TAPES.set(())
-
-    def __exit__(self, *exc):
-        _TAPES.reset(self.token)
-        return False
 
 
 JACOBIAN_LIMIT = 1 << 27  # elements (1 GiB of float64)
@@ -760,6 +427,3 @@ def _flatten(tree, fn, arg, allow_raw=False):
         return build(shape)
 
     return leaves, rebuild
-
-
-from . import ops  # noqa: E402

@@ -1,16 +1,20 @@
-"""Tensor, Variable and constant: values the tape can follow.
+"""Tensor, Variable and constant: values the tape can follow (data and conversions).
 
 A ``Tensor`` wraps one raw array (``.value``: NumPy or CuPy) and a unique id; that is
-all it holds. Operators, methods and NumPy's dispatch protocols forward to ``ops``,
-which computes the result and records it on the active tapes.
+all it holds. Its operators, NumPy-style methods and NumPy's dispatch protocols are
+ops: ``core/dispatch.py`` installs them on the class, once the op catalogue exists, so
+this module imports no op.
 """
+
+from __future__ import annotations
 
 import itertools
 
 import numpy as np
 
-from ._backend import default_xp, to_host, xp_of
-from .errors import GradientTypeError, GradientValueError
+from .._backend import default_xp, to_host, xp_of
+from ..errors import GradientTypeError, GradientValueError
+
 
 class Tensor:
     """An immutable array the tape can follow. ``.value`` is the raw NumPy/CuPy array.
@@ -32,7 +36,6 @@ class Tensor:
     dtype = property(lambda self: self.value.dtype, doc="The NumPy dtype.")
     ndim = property(lambda self: self.value.ndim)
     size = property(lambda self: int(self.value.size))
-    T = property(lambda self: ops.transpose(self))
 
     def numpy(self):
         """The value as a NumPy array on the host (a device copy for CuPy values)."""
@@ -89,71 +92,6 @@ class Tensor:
             "follow them; build a new one instead (np.where(mask, new, old), or "
             "np.concatenate of the pieces), or use a Variable's assign()")
 
-    # -- arithmetic: every operator is one recorded op --------------------------
-    def __add__(self, other): return _apply(_ADD, self, other)
-    def __radd__(self, other): return _apply(_ADD, other, self)
-    def __sub__(self, other): return _apply(_SUB, self, other)
-    def __rsub__(self, other): return _apply(_SUB, other, self)
-    def __mul__(self, other): return _apply(_MUL, self, other)
-    def __rmul__(self, other): return _apply(_MUL, other, self)
-    def __truediv__(self, other): return _apply(_DIV, self, other)
-    def __rtruediv__(self, other): return _apply(_DIV, other, self)
-    def __pow__(self, other): return _apply(_POW, self, other)
-    def __rpow__(self, other): return _apply(_POW, other, self)
-    def __matmul__(self, other): return _apply(_MATMUL, self, other)
-    def __rmatmul__(self, other): return _apply(_MATMUL, other, self)
-    def __neg__(self): return _apply(_NEG, self)
-    def __pos__(self): return self
-    def __abs__(self): return ops.absolute(self)
-    def __floordiv__(self, other): return ops.floor_divide(self, other)
-    def __rfloordiv__(self, other): return ops.floor_divide(other, self)
-    def __mod__(self, other): return ops.remainder(self, other)
-    def __rmod__(self, other): return ops.remainder(other, self)
-    def __eq__(self, other): return ops.equal(self, other)
-    def __ne__(self, other): return ops.not_equal(self, other)
-    def __lt__(self, other): return ops.less(self, other)
-    def __le__(self, other): return ops.less_equal(self, other)
-    def __gt__(self, other): return ops.greater(self, other)
-    def __ge__(self, other): return ops.greater_equal(self, other)
-    def __and__(self, other): return ops.logical_and(self, other)
-    def __rand__(self, other): return ops.logical_and(other, self)
-    def __or__(self, other): return ops.logical_or(self, other)
-    def __ror__(self, other): return ops.logical_or(other, self)
-    def __xor__(self, other): return ops.logical_xor(self, other)
-    def __invert__(self): return ops.logical_not(self)
-    def __getitem__(self, index): return ops.getitem(self, index)
-
-    # -- NumPy-style methods ----------------------------------------------------
-    def sum(self, axis=None, keepdims=False): return ops.sum(self, axis=axis, keepdims=keepdims)
-    def mean(self, axis=None, keepdims=False): return ops.mean(self, axis=axis, keepdims=keepdims)
-    def prod(self, axis=None, keepdims=False): return ops.prod(self, axis=axis, keepdims=keepdims)
-    def max(self, axis=None, keepdims=False): return ops.max(self, axis=axis, keepdims=keepdims)
-    def min(self, axis=None, keepdims=False): return ops.min(self, axis=axis, keepdims=keepdims)
-    def var(self, axis=None, ddof=0, keepdims=False): return ops.var(self, axis, ddof=ddof, keepdims=keepdims)
-    def std(self, axis=None, ddof=0, keepdims=False): return ops.std(self, axis, ddof=ddof, keepdims=keepdims)
-    def cumsum(self, axis=None): return ops.cumsum(self, axis)
-    def dot(self, other): return ops.dot(self, other)
-    def clip(self, min=None, max=None): return ops.clip(self, min, max)
-    def astype(self, dtype): return ops.astype(self, dtype)
-    def squeeze(self, axis=None): return ops.squeeze(self, axis)
-    def ravel(self): return ops.reshape(self, (-1,))
-    flatten = ravel
-
-    def reshape(self, *shape):
-        return ops.reshape(self, shape[0] if len(shape) == 1 else shape)
-
-    def transpose(self, *axes):
-        return ops.transpose(self, axes[0] if len(axes) == 1 else (axes or None))
-
-    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
-        prim = _UFUNCS.get(ufunc)
-        if prim is not None and method == "__call__" and not kwargs:
-            return _apply(prim, *inputs)
-        return ops.dispatch_ufunc(ufunc, method, inputs, kwargs)
-
-    def __array_function__(self, func, types, args, kwargs):
-        return ops.dispatch_function(func, args, kwargs)
-
 
 class Variable(Tensor):
     """A mutable Tensor, watched automatically by tapes when it is trainable.
@@ -165,20 +103,20 @@ class Variable(Tensor):
     6.0
     """
 
-    __slots__ = ("name", "trainable", "_serial")
+    __slots__ = ("name", "trainable", "serial")
     _created = itertools.count()
     exist = False  # True once any Variable is made (until then no op can read one)
 
-    def __init__(self, value, name=None, trainable=True, dtype=None):
-        super().__init__(_to_array(value, dtype, "Variable", "value", copy=True))
+    def __init__(self, value, name: str | None = None, trainable: bool = True, dtype=None):
+        super().__init__(to_array(value, dtype, "Variable", "value", copy=True))
         self.name = "Variable" if name is None else str(name)
         self.trainable = bool(trainable)
-        self._serial = next(Variable._created)
+        self.serial = next(Variable._created)  # its place in creation order
         Variable.exist = True
 
     def assign(self, value):
         """Replace the value (same shape; cast to this variable's dtype). Not recorded."""
-        new = _to_array(value, None, f"Variable({self.name!r}).assign", "value")
+        new = to_array(value, None, f"Variable({self.name!r}).assign", "value")
         xp = xp_of(self.value)
         if tuple(new.shape) != self.shape:
             raise GradientValueError(
@@ -188,14 +126,10 @@ class Variable(Tensor):
         return self
 
     def assign_add(self, delta):
-        return self.assign(self.value + _raw(delta))
+        return self.assign(self.value + raw(delta))
 
     def assign_sub(self, delta):
-        return self.assign(self.value - _raw(delta))
-
-    def read_value(self):
-        """The current value as a Tensor that follows this variable on the tape."""
-        return ops.identity(self)
+        return self.assign(self.value - raw(delta))
 
     def __repr__(self):
         return (f"<gm.Variable '{self.name}' shape={self.shape} dtype={self.dtype}, "
@@ -208,15 +142,26 @@ def _numpy_repr(t):
     return str(host[()]) if host.ndim == 0 else repr(host)
 
 
-def _raw(x):
+def raw(x):
+    """The raw array of a Tensor; anything else as it is."""
     return x.value if isinstance(x, Tensor) else x
+
+
+def replace_variables(args, vals, make):
+    """``args`` with each Variable ``args[k]`` replaced by ``make(variable, vals[k])``:
+    a Tensor of the value it had when an op read it."""
+    args = list(args)
+    for k, a in enumerate(args):
+        if type(a) is Variable:
+            args[k] = make(a, vals[k])
+    return tuple(args)
 
 
 _PY_DEFAULTS = {np.dtype("float64"): np.float32}
 _INT32 = np.iinfo(np.int32)
 
 
-def _to_array(value, dtype, fn, arg, copy=False):
+def to_array(value, dtype, fn, arg, copy=False):
     """An array of the current backend; Python floats become float32, as in TensorFlow."""
     if isinstance(value, Tensor):
         value = value.value
@@ -249,21 +194,11 @@ def _to_array(value, dtype, fn, arg, copy=False):
     return arr
 
 
-def constant(value, dtype=None):
+def constant(value, dtype=None) -> Tensor:
     """A Tensor of ``value``: Python floats become float32 (as ``tf.constant``), arrays keep
     their dtype; ``dtype`` casts.
 
     >>> gm.constant(2.0)
     <gm.Tensor: shape=(), dtype=float32, numpy=2.0>
     """
-    return Tensor(_to_array(value, dtype, "constant", "value"))
-
-
-# operators above forward to ops; ops needs Tensor, so it is imported last
-from . import ops  # noqa: E402
-from .tape import apply as _apply  # noqa: E402
-
-_UFUNCS = ops.UFUNCS
-_ADD, _SUB, _MUL, _DIV, _POW, _NEG = (ops.add.prim, ops.subtract.prim, ops.multiply.prim,
-                                      ops.divide.prim, ops.power.prim, ops.negative.prim)
-_MATMUL = ops.MATMUL
+    return Tensor(to_array(value, dtype, "constant", "value"))

@@ -2,7 +2,7 @@
 
 A rule is ``vjp(g, ans, *args, **params)``: ``g`` is the upstream gradient, ``ans`` the
 op's output, ``args`` its inputs. It returns the downstream gradient for one argument,
-before broadcasting is undone (the tape does that, once, for every rule). Rules are
+before broadcasting is undone (the backward walk does that, once, for every rule). Rules are
 written with ``ops``, so they run on raw arrays in a plain backward pass and are
 recorded when an outer tape is watching (higher order). Labels are what the trace
 shows for the local derivative of ops that are not elementwise; ``{0}``, ``{1}`` stand
@@ -14,12 +14,12 @@ import math
 
 import numpy as np
 
+from .._backend import kind
 from . import ops
-from ._backend import kind
 from .ops import (cos, cosh, cumsum, exp, flip, getitem, log, matmul,
                   reshape, scatter_add, sigmoid, sign, sin, sinh, sqrt, swapaxes, transpose,
                   where, zeros_like)
-from .tape import defvjp, variadic
+from .primitive import defvjp, variadic
 
 LN2, LN10 = math.log(2.0), math.log(10.0)
 U = ops.UFUNCS  # np.exp -> the exp op: the table below names ops by their NumPy ufunc
@@ -116,7 +116,7 @@ def unreduce(g, x, axis, keepdims):
     """``g`` of a reduction over ``axis``, broadcast back to ``x``'s shape."""
     shape = x.shape
     if not keepdims:
-        g = reshape(g, ops._reduced_shape(shape, axis, True))
+        g = reshape(g, ops.reduced_shape(shape, axis, True))
     return ops.broadcast_to(g, shape)
 
 

@@ -1,10 +1,13 @@
 """The functional form: ``grad`` and ``value_and_grad`` over plain arrays, as in JAX."""
 
+from __future__ import annotations
+
 import functools
+from typing import Callable, Sequence
 
 import numpy as np
 
-from .errors import GradientTypeError
+from ..errors import GradientTypeError
 from .tape import GradientTape
 from .tensor import Tensor, constant
 
@@ -13,13 +16,13 @@ def _argnums(argnums, n, fn):
     ok = isinstance(argnums, int) or (isinstance(argnums, (tuple, list)) and argnums)
     nums = (argnums,) if isinstance(argnums, int) else tuple(argnums) if ok else ()
     if not ok or any(isinstance(a, bool) or not isinstance(a, int) or not -n <= a < n for a in nums):
-            raise GradientTypeError(
-                f"{fn}: argnums={argnums!r}, but the function was called with {n} positional "
-                f"argument(s), so argnums must be an int (or a tuple of ints) in range({n})")
+        raise GradientTypeError(
+            f"{fn}: argnums={argnums!r}, but the function was called with {n} positional "
+            f"argument(s), so argnums must be an int (or a tuple of ints) in range({n})")
     return nums
 
 
-def value_and_grad(f, argnums=0):
+def value_and_grad(f: Callable, argnums: int | Sequence[int] = 0) -> Callable:
     """``f``'s value and its gradient with respect to the arguments ``argnums``.
 
     ``f`` must return a scalar. Arguments may be NumPy/CuPy arrays, Python numbers or
@@ -69,7 +72,7 @@ def value_and_grad(f, argnums=0):
     return wrapper
 
 
-def grad(f, argnums=0):
+def grad(f: Callable, argnums: int | Sequence[int] = 0) -> Callable:
     """The gradient of scalar-valued ``f`` with respect to argument(s) ``argnums``.
 
     >>> import numpy as np

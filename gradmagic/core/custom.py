@@ -2,22 +2,26 @@
 
 The decorated function runs as usual (active tapes record its ops); its outputs are
 then recorded as one op over its inputs, and the variables it read, whose gradient is
-``grad_fn`` (see ``tape.record_custom``). What ``grad_fn`` returns is checked, as JAX
-checks a custom VJP: count, shape and dtype per input, with errors that name the
-function and the input. gradmagic is stricter than TensorFlow where TensorFlow fails
+``grad_fn`` (see ``primitive.record_custom``). What ``grad_fn`` returns is checked, as
+JAX checks a custom VJP (``check_gradients``, beside the call, not inside it): count,
+shape and dtype per input, with errors that name the function and the input. gradmagic is stricter than TensorFlow where TensorFlow fails
 silently: a gradient of the wrong shape is an error, and keyword calls use the rule.
 """
 
+from __future__ import annotations
+
 import functools
 import inspect
+from typing import Callable
 
 import numpy as np
 
-from ._backend import kind, numpy_names, xp_of
-from .errors import GradientTypeError, GradientValueError
+from .._array_api import numpy_names
+from .._backend import kind, xp_of
+from ..errors import GradientTypeError, GradientValueError
+from .context import Listener, level, listeners, push, remove, stack
 from .ops import astype
-from .tape import Listener, Primitive, _TAPES, listeners, push, record_custom, remove
-from .tape import level as tape_level
+from .primitive import Primitive, record_custom
 from .tensor import Tensor, Variable
 
 
@@ -27,13 +31,13 @@ class _VariableWatcher(Listener):
     def __init__(self):
         self.variables = {}
 
-    def _record(self, prim, args, vals, out, params):
+    def on_op(self, prim, args, vals, out, params):
         for a in args:
             if type(a) is Variable and a.trainable:
                 self.variables.setdefault(id(a), a)
 
-    def _record_custom(self, prim, inputs, vals, ys, outs, params):
-        self._record(prim, inputs, vals, None, params)
+    def on_custom_op(self, prim, inputs, vals, ys, outs, params):
+        self.on_op(prim, inputs, vals, None, params)
 
 
 def _custom_vjp(g, ans, *args, call):
@@ -46,7 +50,7 @@ def _describe(v):
     return f"{type(v).__name__} {v!r:.60}"
 
 
-class _Call:
+class CustomCall:
     """One call of a custom function: what its gradient needs and what to check."""
 
     __slots__ = ("name", "grad_fn", "names", "inputs", "variables", "function", "lead", "kw",
@@ -62,9 +66,10 @@ class _Call:
 
     def forward(self, *inputs):
         """The function again on ``inputs``: ``(y, grad_fn)`` (for checks)."""
-        return self.function._f(*self.lead, *inputs, **self.kw)
+        return self.function.__wrapped__(*self.lead, *inputs, **self.kw)
 
-    def _where(self, i):
+    def where(self, i: int) -> str:
+        """Input or variable ``i`` in words: ``input 0 ('x')``, ``variable 'w'``."""
         if i < len(self.names):
             return f"input {i} ({self.names[i]!r})"
         v = self.variables[i - len(self.names)]
@@ -79,7 +84,7 @@ class _Call:
             xp = xp_of(upstream[0])
             if xp is not np and numpy_names(xp) is not xp:  # an array-API module's arrays do not defer to a
                 # Tensor in operators (NumPy's and CuPy's do), and grad_fn may hold Tensors of
-                # the forward: it gets Tensors, whose values are taken back in _check
+                # the forward: it gets Tensors, whose values are taken back in check_gradient
                 upstream = tuple(Tensor(u) for u in upstream)
         try:
             if self.variables:
@@ -89,78 +94,89 @@ class _Call:
         except Exception as e:
             e.add_note(f"(raised by the grad_fn of custom_gradient function {self.name!r})")
             raise
-        nx = len(self.names)
-        if nx == 1 and not self.variables and not isinstance(result, (tuple, list)):
-            return (self._check(0, result, record),)  # one input, one bare gradient
-        if self.variables:
-            if not (isinstance(result, (tuple, list)) and len(result) == 2):
-                raise GradientTypeError(
-                    f"custom_gradient({self.name}): {self.name} uses variables, so grad_fn must "
-                    f"return a pair (grad_xs, grad_vars), got {_describe(result)}")
-            grad_xs, grad_vars = result
-            grad_xs = self._sequence(grad_xs, nx, "input")
-            grad_vars = self._sequence(grad_vars, len(self.variables), "variable", bare=False)
-            grads = grad_xs + grad_vars
-        else:
-            grads = self._sequence(result, nx, "input")
-        return tuple(self._check(i, gr, record) for i, gr in enumerate(grads))
+        return check_gradients(self, result, record)
 
-    def _sequence(self, result, n, what, bare=True):
-        if bare and n == 1 and not isinstance(result, (tuple, list)):
-            result = [result]
-        if isinstance(result, dict) or inspect.isgenerator(result) or not isinstance(result, (tuple, list)):
-            raise GradientTypeError(
-                f"custom_gradient({self.name}): grad_fn must return {n} gradient(s), one per "
-                f"{what}, as a tuple or list, got {_describe(result)}")
-        if len(result) != n:
-            names = ", ".join(self.names) if what == "input" else ", ".join(
-                v.name for v in self.variables)
-            raise GradientValueError(
-                f"custom_gradient({self.name}): grad_fn must return {n} gradient(s), one per "
-                f"{what} ({names}), but returned {len(result)}")
-        return list(result)
 
-    def _check(self, i, grad, record):
-        if grad is None:
-            return None
-        x = self.inputs[i] if i < len(self.inputs) else self.variables[i - len(self.inputs)]
-        xv = x.value if isinstance(x, Tensor) else x
-        gv = grad.value if isinstance(grad, Tensor) else grad
-        same_module = type(gv) is type(xv) or (type(xv) is np.ndarray and isinstance(gv, np.generic))
-        if same_module and hasattr(gv, "shape") and gv.shape == xv.shape and gv.dtype == xv.dtype:
-            if not record:  # the common case: nothing more to check or convert
-                return gv
-            return grad if isinstance(grad, Tensor) else Tensor(gv)
-        raw = grad.value if isinstance(grad, Tensor) else grad
-        if not hasattr(raw, "dtype"):
-            try:
-                raw = (xp_of(xv) if hasattr(xv, "shape") else np).asarray(raw)
-            except Exception:
-                raw = None
-            if raw is None or raw.dtype == object or isinstance(grad, (str, bytes)):
-                raise GradientTypeError(
-                    f"custom_gradient({self.name}): grad_fn returned {_describe(grad)} for "
-                    f"{self._where(i)}; expected an array, a Tensor or None")
-        xshape = tuple(getattr(x, "shape", ()))
-        if tuple(raw.shape) != xshape:
-            raise GradientValueError(
-                f"custom_gradient({self.name}): grad_fn returned a gradient of shape "
-                f"{tuple(raw.shape)} for {self._where(i)}, whose shape is {xshape}; a gradient "
-                "must have its input's shape (sum over the broadcast axes, or reshape)")
-        if kind(raw.dtype) not in "fc":
+# -- what grad_fn returned, checked (as JAX's _flatten_bwd checks a custom VJP's) ------------
+def check_gradients(call: CustomCall, result, record: bool) -> tuple:
+    """``grad_fn``'s ``result`` as one checked gradient per input, then per variable:
+    Tensors when ``record`` (an outer tape records the backward pass), else raw arrays."""
+    nx = len(call.names)
+    if nx == 1 and not call.variables and not isinstance(result, (tuple, list)):
+        return (check_gradient(call, 0, result, record),)  # one input, one bare gradient
+    if call.variables:
+        if not (isinstance(result, (tuple, list)) and len(result) == 2):
             raise GradientTypeError(
-                f"custom_gradient({self.name}): grad_fn returned a gradient of dtype {raw.dtype} "
-                f"for {self._where(i)}; gradients must be floating (return x.astype(float), or None "
-                "for no gradient)")
-        xdtype = getattr(x, "dtype", None)
-        if record:
-            grad = grad if isinstance(grad, Tensor) else Tensor(raw)
-            if xdtype is not None and grad.dtype != xdtype and kind(xdtype) in "fc":
-                grad = grad.astype(xdtype)
-            return grad
-        if xdtype is not None and raw.dtype != xdtype and kind(xdtype) in "fc":
-            raw = astype(raw, xdtype)
-        return raw
+                f"custom_gradient({call.name}): {call.name} uses variables, so grad_fn must "
+                f"return a pair (grad_xs, grad_vars), got {_describe(result)}")
+        grad_xs, grad_vars = result
+        grad_xs = _sequence(call, grad_xs, nx, "input")
+        grad_vars = _sequence(call, grad_vars, len(call.variables), "variable", bare=False)
+        grads = grad_xs + grad_vars
+    else:
+        grads = _sequence(call, result, nx, "input")
+    return tuple(check_gradient(call, i, gr, record) for i, gr in enumerate(grads))
+
+
+def _sequence(call, result, n, what, bare=True):
+    if bare and n == 1 and not isinstance(result, (tuple, list)):
+        result = [result]
+    if isinstance(result, dict) or inspect.isgenerator(result) or not isinstance(result, (tuple, list)):
+        raise GradientTypeError(
+            f"custom_gradient({call.name}): grad_fn must return {n} gradient(s), one per "
+            f"{what}, as a tuple or list, got {_describe(result)}")
+    if len(result) != n:
+        names = ", ".join(call.names) if what == "input" else ", ".join(
+            v.name for v in call.variables)
+        raise GradientValueError(
+            f"custom_gradient({call.name}): grad_fn must return {n} gradient(s), one per "
+            f"{what} ({names}), but returned {len(result)}")
+    return list(result)
+
+
+def check_gradient(call: CustomCall, i: int, grad, record: bool):
+    """The gradient ``grad_fn`` gave input (or variable) ``i``: None, or an array of its
+    shape and floating dtype (cast to its dtype), else an error naming both."""
+    if grad is None:
+        return None
+    x = call.inputs[i] if i < len(call.inputs) else call.variables[i - len(call.inputs)]
+    xv = x.value if isinstance(x, Tensor) else x
+    gv = grad.value if isinstance(grad, Tensor) else grad
+    same_module = type(gv) is type(xv) or (type(xv) is np.ndarray and isinstance(gv, np.generic))
+    if same_module and hasattr(gv, "shape") and gv.shape == xv.shape and gv.dtype == xv.dtype:
+        if not record:  # the common case: nothing more to check or convert
+            return gv
+        return grad if isinstance(grad, Tensor) else Tensor(gv)
+    raw = grad.value if isinstance(grad, Tensor) else grad
+    if not hasattr(raw, "dtype"):
+        try:
+            raw = (xp_of(xv) if hasattr(xv, "shape") else np).asarray(raw)
+        except Exception:
+            raw = None
+        if raw is None or raw.dtype == object or isinstance(grad, (str, bytes)):
+            raise GradientTypeError(
+                f"custom_gradient({call.name}): grad_fn returned {_describe(grad)} for "
+                f"{call.where(i)}; expected an array, a Tensor or None")
+    xshape = tuple(getattr(x, "shape", ()))
+    if tuple(raw.shape) != xshape:
+        raise GradientValueError(
+            f"custom_gradient({call.name}): grad_fn returned a gradient of shape "
+            f"{tuple(raw.shape)} for {call.where(i)}, whose shape is {xshape}; a gradient "
+            "must have its input's shape (sum over the broadcast axes, or reshape)")
+    if kind(raw.dtype) not in "fc":
+        raise GradientTypeError(
+            f"custom_gradient({call.name}): grad_fn returned a gradient of dtype {raw.dtype} "
+            f"for {call.where(i)}; gradients must be floating (return x.astype(float), or None "
+            "for no gradient)")
+    xdtype = getattr(x, "dtype", None)
+    if record:
+        grad = grad if isinstance(grad, Tensor) else Tensor(raw)
+        if xdtype is not None and grad.dtype != xdtype and kind(xdtype) in "fc":
+            grad = grad.astype(xdtype)
+        return grad
+    if xdtype is not None and raw.dtype != xdtype and kind(xdtype) in "fc":
+        raw = astype(raw, xdtype)
+    return raw
 
 
 def _accepts_variables(fn):
@@ -234,13 +250,13 @@ class CustomGradientFunction:
         if not hooks:
             return self._run(obj, lead, inputs, kw, names)[0]
         for h in hooks:
-            h._function_enter(name, inputs, names)
+            h.on_function_enter(name, inputs, names)
         outs = None
         try:
             result, outs = self._run(obj, lead, inputs, kw, names)
         finally:  # listeners hear the end even when the function or its checks raise
             for h in hooks:
-                h._function_exit(name, outs)
+                h.on_function_exit(name, outs)
         return result
 
     def _run(self, obj, lead, inputs, kw, names):
@@ -257,9 +273,9 @@ class CustomGradientFunction:
             result = self._f(*lead, *inputs, **kw)
             if Variable.exist:  # then the reads that matter are those a recording tape saw
                 watcher = _VariableWatcher()
-                for t in _TAPES.get():
-                    for v in getattr(t, "_watched", {}).values():
-                        if type(v) is Variable and v.trainable:
+                for t in stack():
+                    for v in (t.watched_variables() if t.records else ()):
+                        if v.trainable:
                             watcher.variables.setdefault(id(v), v)
         if not (isinstance(result, (tuple, list)) and len(result) == 2 and callable(result[1])):
             raise GradientTypeError(
@@ -280,10 +296,10 @@ class CustomGradientFunction:
                 f"since {name} uses variables: {[v.name for v in variables]} (read inside "
                 "without being inputs). Define grad_fn(*upstream, variables=None) and return "
                 "(grad_xs, grad_vars), one gradient per variable in grad_vars")
-        if not _TAPES.get():
+        if not stack():
             return y, tuple(ys)
         outs = tuple([Tensor(t.value) for t in ys])
-        call = _Call(name, grad_fn, names, inputs, variables, self, lead, kw, tape_level())
+        call = CustomCall(name, grad_fn, names, inputs, variables, self, lead, kw, level())
         record_custom(self._prim, inputs + variables if variables else inputs, ys, outs, {"call": call})
         return (type(y)(outs) if multi else outs[0]), outs
 
@@ -291,7 +307,7 @@ class CustomGradientFunction:
         return f"<custom_gradient function {self._name}>"
 
 
-def custom_gradient(f=None):
+def custom_gradient(f: Callable | None = None) -> CustomGradientFunction:
     """Decorate ``f`` so that its gradient is the one it defines, as ``tf.custom_gradient``.
 
     ``f(*x)`` returns ``(y, grad_fn)``. ``grad_fn(*upstream)`` receives the upstream

@@ -8,16 +8,15 @@ custom gradients) run when the trace was asked to check (``gm.trace(check=True)`
 Detectors run when the traced block ends, never while it runs.
 """
 
-import cmath
 import math
 
 import numpy as np
 
-from ._backend import to_host, xp_of
-from .render._format import number, summary
-from .checks import _TOLERANCES
-from .tensor import Tensor, Variable
-from .tensor import _raw as tensor_raw
+from .._backend import has_nan, nonfinite, to_host, xp_of
+from ..core.custom import CustomCall
+from ..core.tensor import Tensor, Variable, raw
+from ..render._format import number, order_name, summary
+from .gradcheck import TOLERANCES, central_difference, relative_step
 
 
 class Pitfall:
@@ -43,38 +42,12 @@ STABLE = ("use a stable form: gm.softplus(x) for log(1 + exp(x)), np.logaddexp(0
 
 
 # -- small tools --------------------------------------------------------------------------
-_raw = tensor_raw
-
-
 def _arrays(values):
-    return [_raw(v) for v in (values or ()) if v is not None and not isinstance(v, str)]
-
-
-def _nonfinite(v):
-    """Whether an array holds NaN or Inf (a device reduction; one scalar to the host)."""
-    v = _raw(v)
-    if type(v) is np.ndarray or isinstance(v, np.generic):  # NumPy's, the common case, directly
-        if v.dtype.kind not in "fc":
-            return False
-        if v.ndim == 0 and v.dtype.char in "efdFD":  # one number that a Python float or complex
-            return not cmath.isfinite(v.item())  # holds: ten times quicker than a ufunc
-        return not np.isfinite(v).all()
-    if v is None or isinstance(v, str) or not hasattr(v, "dtype") or v.dtype.kind not in "fc":
-        return False
-    xp = xp_of(v)
-    return not bool(to_host(xp.all(xp.isfinite(v))))
-
-
-def _has_nan(v):
-    v = _raw(v)
-    if v is None or not hasattr(v, "dtype") or v.dtype.kind not in "fc":
-        return False
-    xp = xp_of(v)
-    return bool(to_host(xp.any(xp.isnan(v))))
+    return [raw(v) for v in (values or ()) if v is not None and not isinstance(v, str)]
 
 
 def _host64(v):
-    return np.asarray(to_host(_raw(v)), dtype=np.float64)
+    return np.asarray(to_host(raw(v)), dtype=np.float64)
 
 
 def _close(a, b, rtol, atol):
@@ -85,12 +58,11 @@ def _close(a, b, rtol, atol):
 def _tolerance(dtype):
     """check_grad's tolerances for a dtype, which compare float32 a little more loosely here
     (a one-direction finite difference, not per element)."""
-    rtol, atol = _TOLERANCES.get(np.dtype(dtype), _TOLERANCES[np.dtype("float32")])
+    rtol, atol = TOLERANCES.get(np.dtype(dtype), TOLERANCES[np.dtype("float32")])
     return (max(rtol, 1e-4), atol) if np.dtype(dtype) == np.float64 else (max(rtol, 3e-3), atol)
 
 
 def _where(row):
-    from .trace import order_name
     return f"{row.section} row #{row.index}, {order_name(row.level)}"
 
 
@@ -102,10 +74,10 @@ def _nan_births(trace):
     for row in trace.backward:
         if row.level in seen or row.kind not in ("op", "function"):
             continue
-        if not any(_nonfinite(d) for d in _arrays(row.downstream)):
+        if not any(nonfinite(d) for d in _arrays(row.downstream)):
             continue
         seen.add(row.level)
-        if any(_nonfinite(u) for u in _arrays(row.upstream)) or any(_has_nan(x) for x in _arrays(row.inputs)):
+        if any(nonfinite(u) for u in _arrays(row.upstream)) or any(has_nan(x) for x in _arrays(row.inputs)):
             continue  # it came from upstream (or a folded row): not born here
         births.append(row)
     return births
@@ -115,8 +87,8 @@ def _cause(row):
     """Why a step made NaN or Inf, in words (``0 * inf``, ``log(0)``, exp overflow ...)."""
     xs = _arrays(row.inputs)
     x = _host64(xs[0]) if xs else None
-    dtype = np.dtype(_raw(row.inputs[0]).dtype) if xs and hasattr(_raw(row.inputs[0]), "dtype") else None
-    nan = any(_has_nan(d) for d in _arrays(row.downstream))
+    dtype = np.dtype(raw(row.inputs[0]).dtype) if xs and hasattr(raw(row.inputs[0]), "dtype") else None
+    nan = any(has_nan(d) for d in _arrays(row.downstream))
     local = row.local
     zero_times_inf = False
     if isinstance(local, tuple):
@@ -168,7 +140,7 @@ def nan_origin(trace):
     for row in _nan_births(trace):
         if _masked_branch(trace, row)[0] is not None:
             continue  # masked_where explains it
-        if any(_has_nan(o) for o in _arrays(row.outputs)):
+        if any(has_nan(o) for o in _arrays(row.outputs)):
             continue  # the forward value was NaN already: not born in the backward pass
         c = row.cells()
         found.append(Pitfall("nan-origin", (
@@ -197,22 +169,22 @@ def masked_where(trace):
 
 
 # -- 6: why a gradient is None -------------------------------------------------------------
-def why_none(trace, tape, targets, source):
-    """The missing link between ``targets`` and ``source``, in words, with the fix."""
+def why_none(trace, seen, targets, source):
+    """The missing link between ``targets`` and ``source``, in words, with the fix.
+    ``seen``: what the tape had recorded (``core.tape.TapeView``)."""
     name = trace.name_of(source) or "the source"
     tname = " + ".join(trace.name_of(t) or "the target" for t in targets)
-    ids = tape._ids
     if source.dtype.kind not in "fc":
         return (f"{name} has dtype {source.dtype}: integer and boolean values have no gradient. "
                 f"Make it floating: gm.constant(..., dtype='float32') or {name}.astype(float).")
-    used = [a for entry in tape._entries for a in entry[1]] + [a for row in trace.forward for a in row.inputs]
+    used = seen.recorded_inputs + [a for row in trace.forward for a in row.inputs]
     copies = [a for a in used if isinstance(a, Tensor) and a is not source and _same_buffer(a, source)]
-    if id(source) not in ids:
+    if not seen.connected(source):
         if isinstance(source, Variable):
             if not source.trainable:
                 return (f"{name} is a Variable with trainable=False, which tapes do not watch "
                         f"on their own: call tape.watch({name}) inside the with block.")
-            if not tape._watch_accessed:
+            if not seen.watch_accessed:
                 return (f"the tape was made with watch_accessed_variables=False, so it watches "
                         f"only what you watch: call tape.watch({name}).")
             return (f"{name} was not used while the tape recorded: {tname} was computed "
@@ -237,11 +209,11 @@ def why_none(trace, tape, targets, source):
                 "gm.stop_gradient, .numpy(), np.asarray or plain NumPy on its value cut the "
                 f"chain. Keep the computation on Tensors (np.exp(t) records; np.exp(t.numpy()) "
                 "does not), or remove the stop_gradient.")
-    if not any(id(t) in ids for t in targets):
+    if not any(seen.connected(t) for t in targets):
         return (f"{tname} was not recorded by this tape: it was computed outside the tape's "
                 f"with block (or while it was paused), or only from values the tape does not "
                 f"watch. Compute it inside `with tape:`.")
-    if _ran_unrecorded(trace, tape, source):
+    if _ran_unrecorded(trace, seen, source):
         return (f"ops on {name} ran while the tape was not recording "
                 f"(inside tape.stop_recording()), so the chain from {name} to {tname} has a gap.")
     return f"{tname} does not depend on {name} through any op the tape recorded."
@@ -266,11 +238,10 @@ def _producer(trace, tensor):
     return None
 
 
-def _ran_unrecorded(trace, tape, source):
-    ids = tape._ids
+def _ran_unrecorded(trace, seen, source):
     for row in trace.forward:
         if any(a is source for a in row.inputs) and not any(
-                isinstance(o, Tensor) and id(o) in ids for o in (row.outputs or ())):
+                isinstance(o, Tensor) and seen.connected(o) for o in (row.outputs or ())):
             return True
     return False
 
@@ -278,8 +249,7 @@ def _ran_unrecorded(trace, tape, source):
 # -- 1: upstream ignored (calls grad_fn again) -----------------------------------------------
 def _custom_rows(trace):
     """Backward rows of custom functions whose grad_fn ran to the end."""
-    from .custom import _Call
-    return [r for r in trace.backward if r.kind == "function" and isinstance(r.source, _Call)
+    return [r for r in trace.backward if r.kind == "function" and isinstance(r.source, CustomCall)
             and r.downstream is not None]
 
 
@@ -287,17 +257,17 @@ def upstream_ignored(trace):
     """A grad_fn whose result does not scale with its upstream: the chain is cut."""
     found = []
     for row in _custom_rows(trace):
-        call, ups = row.source, [_raw(u) for u in row.upstream]
+        call, ups = row.source, [raw(u) for u in row.upstream]
         downs = row.downstream
-        twice = trace._quietly(call.gradients, tuple(u * 2 for u in ups))
-        zero = trace._quietly(call.gradients, tuple(u * 0 for u in ups))
+        twice = trace.rerun_quietly(call.gradients, tuple(u * 2 for u in ups))
+        zero = trace.rerun_quietly(call.gradients, tuple(u * 0 for u in ups))
         if isinstance(twice, Exception) or isinstance(zero, Exception):
             continue
         bad = []
         for k, d in enumerate(downs):
             if d is None or twice[k] is None:
                 continue
-            rtol, atol = _tolerance(_raw(d).dtype)
+            rtol, atol = _tolerance(raw(d).dtype)
             scale = float(np.max(np.abs(_host64(d)))) if _host64(d).size else 0.0
             if not _close(twice[k], _host64(d) * 2, rtol, atol * max(1.0, scale)) or (
                     zero[k] is not None and not _close(zero[k], np.zeros_like(_host64(d)), rtol, atol * max(1.0, scale))):
@@ -308,15 +278,14 @@ def upstream_ignored(trace):
         k = bad[0]
         local = trace.custom_local(row)  # what grad_fn gives for an upstream of ones
         if isinstance(local, tuple):
-            from .trace import LOCAL
-            row._rec[LOCAL] = local  # the row shows the number the user's grad_fn gives
+            row.set_local(local)  # the row shows the number the user's grad_fn gives
         local = local[k] if isinstance(local, tuple) else None
         got = summary(downs[k], trace.precision)
         up = summary(row.upstream, trace.precision)
         would = ""
         if local is not None and not isinstance(local, str) and len(ups) == 1:
             try:
-                would = summary(_raw(ups[0]) * _raw(local), trace.precision)
+                would = summary(raw(ups[0]) * raw(local), trace.precision)
             except ValueError:
                 would = ""
         if would == got:
@@ -369,7 +338,7 @@ def _directional(trace, call, row, k, rng):
     xp = xp_of(x.value)
     v = np.ones(x.shape) if x.size == 1 else rng.standard_normal(x.shape)
     host = _host64(x)
-    eps = 1e-6 * max(1.0, float(np.max(np.abs(host))) if host.size else 1.0)
+    eps = relative_step(host)
     ups = [_host64(u) for u in row.upstream]
     base = [Tensor(xp.asarray(_host64(a))) if isinstance(a, Tensor) and a.dtype.kind == "f" else a
             for a in call.inputs]
@@ -381,10 +350,9 @@ def _directional(trace, call, row, k, rng):
         outs = out if isinstance(out, (tuple, list)) else (out,)
         return sum(float(np.sum(u * _host64(o))) for u, o in zip(ups, outs))
 
-    hi, lo = trace._quietly(value, eps), trace._quietly(value, -eps)
-    if isinstance(hi, Exception) or isinstance(lo, Exception) or not (math.isfinite(hi) and math.isfinite(lo)):
+    fd = trace.rerun_quietly(central_difference, value, eps)
+    if isinstance(fd, Exception) or not math.isfinite(fd):
         return None, None
-    fd = (hi - lo) / (2 * eps)
     engine = float(np.sum(_host64(row.downstream[k]) * v))
     return fd, engine
 
@@ -403,13 +371,12 @@ def op(x):
 
 def nested_second_order(trace):
     """A decorated grad_fn used in a second-order pass: captured values got no gradient."""
-    from .trace import order_name
     found = []
     for row in _custom_rows(trace):
         call = row.source
         if row.level < 2 or call.level < 1 or call.function is None:
             continue
-        fn = getattr(call.function, "_f", None)
+        fn = getattr(call.function, "__wrapped__", None)
         cells = zip(getattr(getattr(fn, "__code__", None), "co_freevars", ()),
                     getattr(fn, "__closure__", None) or ())
         captured = [(var, c.cell_contents) for var, c in cells if _cell_tensor(c)]
@@ -421,7 +388,7 @@ def nested_second_order(trace):
             result = next((g for g in trace.gradients if g.level == row.level and g.inputs
                            and g.inputs[0] is c and g.downstream[0] is not None), None)
             numbers = ""
-            if result is not None and _raw(result.downstream[0]).size == 1:
+            if result is not None and raw(result.downstream[0]).size == 1:
                 produced = float(_host64(result.downstream[0]).sum())
                 numbers = (f" The second derivative came out {number(produced, trace.precision)}; "
                            f"with the missing term it is {number(produced + missed, trace.precision)}.")
@@ -450,9 +417,9 @@ def _captured_term(trace, call, row, captured):
     old = captured.value
     host = _host64(old)
     xp = xp_of(old)
-    eps = 1e-6 * max(1.0, float(np.max(np.abs(host))) if host.size else 1.0)
+    eps = relative_step(host)
     v = np.ones(host.shape)
-    inputs = [Tensor(_raw(a)) if isinstance(a, Tensor) else a for a in call.inputs]
+    inputs = [Tensor(raw(a)) if isinstance(a, Tensor) else a for a in call.inputs]
 
     def value(t):
         captured.value = xp.asarray(host + t * v, dtype=old.dtype if hasattr(old, "dtype") else None)
@@ -463,10 +430,8 @@ def _captured_term(trace, call, row, captured):
         outs = out if isinstance(out, (tuple, list)) else (out,)
         return sum(float(np.sum(u * _host64(o))) for u, o in zip(ups, outs))
 
-    hi, lo = trace._quietly(value, eps), trace._quietly(value, -eps)
-    if isinstance(hi, Exception) or isinstance(lo, Exception):
-        return None
-    return (hi - lo) / (2 * eps)
+    missed = trace.rerun_quietly(central_difference, value, eps)
+    return None if isinstance(missed, Exception) else missed
 
 
 CHEAP = (nan_origin, masked_where)

@@ -1,0 +1,137 @@
+"""The stack of active tapes and listeners, the backward pass running, and the hooks.
+
+Each thread and async task has its own stack (a ``contextvars`` variable). Tapes record
+ops; listeners (a trace, custom_gradient's variable watcher) only hear them, through
+the public ``on_...`` hooks of ``Listener``. The engine calls a hook only while the stack
+holds something, so an empty stack costs one lookup per op.
+"""
+
+from __future__ import annotations
+
+import contextvars
+from typing import Any, Sequence
+
+TAPES = contextvars.ContextVar("gradmagic_tapes", default=())  # tapes and listeners, innermost last
+LEVEL = contextvars.ContextVar("gradmagic_level", default=0)  # the order of the backward pass running
+
+
+def stack() -> tuple:
+    """The tapes and listeners active now, outermost first."""
+    return TAPES.get()
+
+
+def push(obj: Any) -> None:
+    """Put a tape or listener on this thread's (and task's) stack."""
+    TAPES.set(TAPES.get() + (obj,))
+
+
+def remove(obj: Any) -> None:
+    """Take a tape or listener off the stack, wherever it is."""
+    tapes = TAPES.get()
+    TAPES.set(tapes[:-1] if tapes and tapes[-1] is obj else tuple(t for t in tapes if t is not obj))
+
+
+def listeners() -> list:
+    """The listeners on the stack: the engine calls their hooks."""
+    tapes = TAPES.get()
+    return [t for t in tapes if not t.records] if tapes else []
+
+
+def recording() -> bool:
+    """True while some tape is recording (so rules must run on Tensors)."""
+    for t in TAPES.get():
+        if t.records:
+            return True
+    return False
+
+
+def level() -> int:
+    """The order of the backward pass now running (0: none, 1: a first-order pass ...)."""
+    return LEVEL.get()
+
+
+class Listener:
+    """What watches the engine instead of recording: a trace, or custom_gradient's
+    variable watcher. It sits on the tape stack; the engine calls these hooks, which
+    do nothing here. Ops reach ``on_op`` only while a listener or tape is active.
+
+    ``entry``, in the backward hooks, is one recorded op: ``(prim, args, vals, out,
+    params)``, with ``out`` a tuple for an op with several outputs (a custom function).
+    """
+
+    records = False  # a tape records; a listener only hears
+
+    def on_op(self, prim, args: tuple, vals: tuple, out, params: dict) -> None:
+        """A differentiable op ran: ``out = prim(*args, **params)``; ``vals`` are the
+        arguments' raw values when it ran."""
+
+    def on_custom_op(self, prim, inputs: Sequence, vals: tuple, ys: Sequence, outs: tuple,
+                     params: dict) -> None:
+        """A custom-gradient function's outputs ``outs`` (its body's ``ys``) became one op
+        over ``inputs``."""
+
+    def on_function_enter(self, name: str, inputs: Sequence, names: Sequence[str]) -> None:
+        """A custom-gradient function starts (its ops follow, until ``on_function_exit``)."""
+
+    def on_function_exit(self, name: str, outputs: tuple | None) -> None:
+        """It ended, giving ``outputs`` (None: it raised)."""
+
+    def on_backward_step(self, entry: tuple, g, downs: list, level: int) -> None:
+        """One op differentiated: upstream ``g``, downstream ``downs[i]`` per argument."""
+
+    def on_backward_sum(self, tensor, before, added, level: int) -> None:
+        """A value used several times: its gradients ``before`` and ``added`` are summed."""
+
+    def on_unbroadcast(self, tensor, before, after, level: int) -> None:
+        """A gradient summed over broadcast axes, from ``before`` to ``after``."""
+
+    def on_backward_error(self, entry: tuple, g, error: Exception, level: int) -> None:
+        """A custom gradient's ``grad_fn`` raised ``error`` (it propagates after this)."""
+
+    def on_gradient_end(self, seen: Any, targets: list, sources: list, grads: list,
+                        level: int) -> None:
+        """``tape.gradient`` finished: ``grads``, one per source, None where unconnected.
+        ``seen`` is a read-only view of what the tape had recorded (``tape.TapeView``)."""
+
+
+class paused:
+    """A context in which no tape records and no listener hears: the stack is empty."""
+
+    def __enter__(self):
+        self.token = TAPES.set(())
+
+    def __exit__(self, *exc):
+        TAPES.reset(self.token)
+        return False
+
+
+class without:
+    """A context in which one tape records nothing (``tape.stop_recording()``)."""
+
+    def __init__(self, tape):
+        self.tape = tape
+
+    def __enter__(self):
+        self.was = TAPES.get()
+        TAPES.set(tuple(t for t in self.was if t is not self.tape))
+
+    def __exit__(self, *exc):
+        if self.tape in self.was:  # back in its place, whatever was entered meanwhile
+            now = TAPES.get()
+            TAPES.set(tuple(t for t in self.was if t is self.tape or t in now)
+                      + tuple(t for t in now if t not in self.was))
+        return False
+
+
+class at_level:
+    """A context in which ops belong to the backward pass of order ``n``."""
+
+    def __init__(self, n: int):
+        self.n = n
+
+    def __enter__(self):
+        self.token = LEVEL.set(self.n)
+
+    def __exit__(self, *exc):
+        LEVEL.reset(self.token)
+        return False

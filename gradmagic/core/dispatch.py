@@ -1,0 +1,171 @@
+"""Tensor's operators, NumPy-style methods and NumPy's dispatch protocols, installed.
+
+The op layer gives the value type its operators (as JAX's numpy layer does with
+``register_jax_array_methods``): ``install()`` runs once, when this module is imported
+by ``gradmagic/__init__.py``, and sets every entry of the tables below on ``Tensor``.
+Each operator is one op of ``ops.py``; ``__array_ufunc__`` and ``__array_function__``
+run NumPy's ufuncs and functions as the matching op, or raise ``NoGradientError``
+naming the function and the way out.
+"""
+
+from ..errors import NoGradientError
+from . import ops
+from .primitive import apply
+from .tensor import Tensor, Variable
+
+# operator -> Primitive, for the operators that run on every call (one apply, no wrapper)
+BINARY = {"add": ops.add.prim, "sub": ops.subtract.prim, "mul": ops.multiply.prim,
+          "truediv": ops.divide.prim, "pow": ops.power.prim, "matmul": ops.MATMUL}
+# operator -> op function, for the rest
+BINARY_OPS = {"floordiv": ops.floor_divide, "mod": ops.remainder, "and": ops.logical_and,
+              "or": ops.logical_or}
+COMPARISONS = {"eq": ops.equal, "ne": ops.not_equal, "lt": ops.less, "le": ops.less_equal,
+               "gt": ops.greater, "ge": ops.greater_equal, "xor": ops.logical_xor}
+UNARY = {"neg": ops.negative, "abs": ops.absolute, "invert": ops.logical_not}
+
+
+def _binary(prim):
+    def forward(self, other):
+        return apply(prim, self, other)
+
+    def reflected(self, other):
+        return apply(prim, other, self)
+    return forward, reflected
+
+
+def _binary_op(op):
+    def forward(self, other):
+        return op(self, other)
+
+    def reflected(self, other):
+        return op(other, self)
+    return forward, reflected
+
+
+def _unary(prim):
+    def op(self):
+        return apply(prim, self)
+    return op
+
+
+# -- NumPy-style methods ------------------------------------------------------------------
+def sum(self, axis=None, keepdims=False): return ops.sum(self, axis=axis, keepdims=keepdims)
+def mean(self, axis=None, keepdims=False): return ops.mean(self, axis=axis, keepdims=keepdims)
+def prod(self, axis=None, keepdims=False): return ops.prod(self, axis=axis, keepdims=keepdims)
+def max(self, axis=None, keepdims=False): return ops.max(self, axis=axis, keepdims=keepdims)
+def min(self, axis=None, keepdims=False): return ops.min(self, axis=axis, keepdims=keepdims)
+def var(self, axis=None, ddof=0, keepdims=False): return ops.var(self, axis, ddof=ddof, keepdims=keepdims)
+def std(self, axis=None, ddof=0, keepdims=False): return ops.std(self, axis, ddof=ddof, keepdims=keepdims)
+def cumsum(self, axis=None): return ops.cumsum(self, axis)
+def dot(self, other): return ops.dot(self, other)
+def clip(self, min=None, max=None): return ops.clip(self, min, max)
+def astype(self, dtype): return ops.astype(self, dtype)
+def squeeze(self, axis=None): return ops.squeeze(self, axis)
+def ravel(self): return ops.reshape(self, (-1,))
+def __getitem__(self, index): return ops.getitem(self, index)
+
+
+def reshape(self, *shape):
+    return ops.reshape(self, shape[0] if len(shape) == 1 else shape)
+
+
+def transpose(self, *axes):
+    return ops.transpose(self, axes[0] if len(axes) == 1 else (axes or None))
+
+
+def read_value(self):
+    """The current value as a Tensor that follows this variable on the tape."""
+    return ops.identity(self)
+
+
+METHODS = {"sum": sum, "mean": mean, "prod": prod, "max": max, "min": min, "var": var, "std": std,
+           "cumsum": cumsum, "dot": dot, "clip": clip, "astype": astype, "squeeze": squeeze,
+           "ravel": ravel, "flatten": ravel, "reshape": reshape, "transpose": transpose,
+           "__getitem__": __getitem__}
+
+
+# -- NumPy's protocols ----------------------------------------------------------------------
+def _np_name(f):
+    mod = getattr(f, "__module__", None) or "numpy"
+    mod = "np" + mod[len("numpy"):] if mod.startswith("numpy") else mod
+    if mod.startswith("np._core") or mod.startswith("np.core") or mod.startswith("np.lib"):
+        mod = "np"
+    return f"{mod}.{f.__name__}"
+
+
+def _no_rule(name):
+    return NoGradientError(
+        f"{name} has no gradient rule in gradmagic, so it cannot run on a Tensor. Write the "
+        "computation with the ops that have one (see gradmagic.ops.FUNCTIONS and UFUNCS), or "
+        "give it a gradient: wrap it in a function decorated with @gm.custom_gradient that "
+        "computes on x.numpy() and returns (y, grad_fn)")
+
+
+def dispatch_ufunc(ufunc, method, inputs, kwargs):
+    """``Tensor.__array_ufunc__``: run a NumPy ufunc as the matching op."""
+    name = f"np.{ufunc.__name__}"
+    if method != "__call__":
+        raise NoGradientError(
+            f"{name}.{method} has no gradient rule in gradmagic, so it cannot run on a Tensor; "
+            "use the functions np.sum, np.cumsum, np.max ... which have one, or wrap it in a "
+            "function decorated with @gm.custom_gradient that computes on x.numpy() and "
+            "returns (y, grad_fn)")
+    prim = ops.UFUNCS.get(ufunc)
+    if prim is None:
+        raise _no_rule(name)
+    if kwargs:
+        dtype = kwargs.pop("dtype", None)
+        ops.unsupported(name, **kwargs)
+        result = apply(prim, *inputs)
+        return result if dtype is None else ops.astype(result, dtype)
+    return apply(prim, *inputs)
+
+
+def dispatch_function(func, args, kwargs):
+    """``Tensor.__array_function__``: run a NumPy function as the matching op."""
+    impl = ops.FUNCTIONS.get(func)
+    if impl is not None:
+        return impl(*args, **kwargs)
+    if func in ops.NONDIFF_FUNCTIONS:
+        return ops.nondiff(func, args, kwargs)
+    raise _no_rule(_np_name(func))
+
+
+def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+    prim = ops.UFUNCS.get(ufunc)
+    if prim is not None and method == "__call__" and not kwargs:
+        return apply(prim, *inputs)
+    return dispatch_ufunc(ufunc, method, inputs, kwargs)
+
+
+def __array_function__(self, func, types, args, kwargs):
+    return dispatch_function(func, args, kwargs)
+
+
+def install():
+    """Give ``Tensor`` (and ``Variable``) their operators, methods and NumPy protocols."""
+    def put(cls, name, f):
+        if f.__name__ in ("forward", "reflected", "op"):  # made here: named as installed
+            f.__name__, f.__qualname__ = name, f"{cls.__name__}.{name}"
+        setattr(cls, name, f)
+    for name, prim in BINARY.items():
+        forward, reflected = _binary(prim)
+        put(Tensor, f"__{name}__", forward)
+        put(Tensor, f"__r{name}__", reflected)
+    for name, op in BINARY_OPS.items():
+        forward, reflected = _binary_op(op)
+        put(Tensor, f"__{name}__", forward)
+        put(Tensor, f"__r{name}__", reflected)
+    for name, op in COMPARISONS.items():
+        put(Tensor, f"__{name}__", _binary_op(op)[0])
+    for name, op in UNARY.items():
+        put(Tensor, f"__{name}__", _unary(op.prim))
+    for name, f in METHODS.items():
+        put(Tensor, name, f)
+    Tensor.T = property(lambda self: ops.transpose(self), doc="The transpose (axes reversed).")
+    put(Tensor, "__array_ufunc__", __array_ufunc__)
+    put(Tensor, "__array_function__", __array_function__)
+    put(Variable, "read_value", read_value)
+
+
+install()

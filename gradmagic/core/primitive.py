@@ -1,0 +1,135 @@
+"""Primitives and ``apply``: the one way an op runs, and is recorded.
+
+A ``Primitive`` is an op's forward function (per array module) and its gradient rules
+(``defvjp``; the rules themselves are in ``vjps.py``). ``apply`` runs one: raw arrays in
+give a raw array out, at NumPy speed; a Tensor in gives a Tensor out, recorded on every
+active tape (each tape keeps it only if it follows one of the inputs).
+"""
+
+import numpy as np
+
+from .._array_api import numpy_names
+from .._backend import MODULES, SCALARS, common_xp, xp_of
+from .context import TAPES
+from .tensor import Tensor
+
+_new = object.__new__
+
+
+class Primitive:
+    """One differentiable (or declared non-differentiable) op.
+
+    ``impl(xp)`` gives the forward function for an array module (``np``: the NumPy one);
+    ``vjps[i]`` is the vector-Jacobian product for argument ``i`` (``None``: no gradient),
+    called as ``vjp(g, ans, *args, **params)``; ``labels[i]`` is how the trace writes it.
+    A ``joint`` primitive (a custom gradient) has one ``vjps(g, ans, *args, **params)``
+    that returns the gradients of all arguments at once.
+    """
+
+    __slots__ = ("name", "forward", "op", "portable", "vjps", "joint", "labels", "differentiable",
+                 "elementwise", "np", "_impls")
+
+    def __init__(self, name, forward=None, differentiable=True, op=None, elementwise=False,
+                 portable=None):
+        self.name = name
+        self.elementwise = elementwise  # its local derivative is an array of x's shape
+        self.joint = False  # True: vjps is one function giving every argument's gradient
+        self.forward = forward  # forward(xp, *args, **params), or None: xp.<name>
+        self.op = op  # or a function that works on every array module (a Python operator)
+        self.portable = portable  # a forward for modules that do not mirror NumPy, or None
+        self.vjps = None
+        self.labels = None
+        self.differentiable = differentiable
+        self._impls = {}
+        self.np = self.impl(np) if forward or op or hasattr(np, name) else None  # looked up once
+
+    def impl(self, xp):
+        """The forward function for module ``xp``, found once per module. Forwards are
+        written with NumPy's names; a module that does not mirror NumPy (an array-API
+        one) is given through ``numpy_names``, which maps them onto its own."""
+        f = self._impls.get(xp)
+        if f is None:
+            ns = numpy_names(xp)
+            if self.op is not None:
+                f = self.op
+            elif self.forward is None:
+                f = getattr(ns, self.name)
+            else:
+                forward = self.portable if ns is not xp and self.portable else self.forward
+                def f(*args, **params):
+                    return forward(ns, *args, **params)
+            self._impls[xp] = f
+        return f
+
+    def __repr__(self):
+        return f"<Primitive {self.name}>"
+
+
+def defvjp(prim, *vjps, labels=None):
+    """Give ``prim`` its gradient rules: one per argument (``None``: no gradient for that
+    argument), or one ``variadic`` rule for ops that take any number of arrays."""
+    prim.vjps = vjps[0] if len(vjps) == 1 and isinstance(vjps[0], variadic) else vjps
+    prim.labels = labels
+
+
+class variadic:
+    """The rules of an op that takes any number of arrays: ``rule(i, g, ans, *args)``."""
+
+    def __init__(self, rule):
+        self.rule = rule
+
+    def __getitem__(self, i):
+        rule = self.rule
+        return lambda g, ans, *args, **params: rule(i, g, ans, *args, **params)
+
+
+def apply(prim, *args, **params):
+    """Run ``prim``. Raw arrays in, raw array out; any Tensor in, a Tensor out, recorded
+    on every active tape that follows one of the inputs."""
+    n = len(args)
+    if n == 1:  # the common cases spelled out, since this runs once per op
+        a = args[0]
+        if not isinstance(a, Tensor):
+            return prim.impl(common_xp(args))(*args, **params)
+        va = a.value
+        vals = (va,)
+        xp = MODULES.get(type(va)) or xp_of(va)
+    elif n == 2:
+        a, b = args
+        va = a.value if isinstance(a, Tensor) else a
+        vb = b.value if isinstance(b, Tensor) else b
+        if va is a and vb is b:
+            return prim.impl(common_xp(args))(*args, **params)
+        vals = (va, vb)
+        xp, xb = MODULES.get(type(va)), MODULES.get(type(vb))
+        if xp is not xb:  # a Python number goes with any module; anything else is checked
+            if xb is None and type(vb) in SCALARS and xp is not None:
+                pass
+            elif xp is None and type(va) in SCALARS and xb is not None:
+                xp = xb
+            else:
+                xp = common_xp(vals)
+        elif xp is None:
+            xp = common_xp(vals)
+    else:
+        vals = tuple([b.value if isinstance(b, Tensor) else b for b in args])
+        if all(v is b for v, b in zip(vals, args)):
+            return prim.impl(common_xp(args))(*args, **params)
+        xp = common_xp(vals)
+    out = _new(Tensor)
+    out.value = (prim.np if xp is np else prim.impl(xp))(*vals, **params)
+    tapes = TAPES.get()
+    if tapes and prim.vjps is not None:
+        for tape in tapes:
+            tape.on_op(prim, args, vals, out, params)
+    return out
+
+
+def record_custom(prim, inputs, ys, outs, params):
+    """Record a function with its own gradient, as TensorFlow does: on each tape that
+    follows one of ``inputs``, ``outs`` come from one ``prim`` op over ``inputs``; on a
+    tape that follows none of them, each out is linked to the body's own ``y``, so the
+    body's ops still connect it."""
+    vals = tuple([a.value if isinstance(a, Tensor) else a for a in inputs])
+    for tape in TAPES.get():
+        tape.on_custom_op(prim, inputs, vals, ys, outs, params)

@@ -1,0 +1,156 @@
+"""A trace's rows: the record layout, ``TraceRow`` (how a record reads), the folding of
+long sections (``Rows``), and a group of rows under one function (``Group``).
+
+A row is recorded as a plain list (cheap while code runs) and read through a
+``TraceRow``. Its local derivative may be left to compute when it is first shown.
+"""
+
+import collections
+
+from .._backend import xp_of
+from ..core.context import paused
+from ..render._format import cells
+
+# A row is recorded as a plain list (cheap while code runs) and read through a TraceRow.
+(SECTION, LEVEL, KIND, NODE, INPUTS, NAMES, OUTPUTS, UPSTREAM, LOCAL, DOWNSTREAM, NOTE, CONTEXT,
+ INDEX, VIEW, SOURCE) = range(15)
+
+
+def record_row(section, level, kind, node, inputs=(), names=None, outputs=(), upstream=None,
+                local=None, downstream=None, note="", context="", source=None):
+    return [section, level, kind, node, inputs, names, outputs, upstream, local, downstream,
+            note, context, 0, None, source]
+
+
+ELEMENTWISE = object()  # marks a local derivative computed only when it is shown
+CUSTOM_LOCAL = object()  # a custom function's: downstream / upstream, computed when shown
+
+
+def _field(k, doc):
+    return property(lambda self: self._rec[k], doc=doc)
+
+
+class TraceRow:
+    """One row of a trace.
+
+    ``section``: "forward", "backward" or "gradient". ``kind``: "op", "function", "sum"
+    (gradients of a value used several times added up), "broadcast" (a gradient summed
+    over broadcast axes), "result" (what ``tape.gradient`` returned). ``inputs`` and
+    ``outputs`` hold the values; ``names`` the names of the inputs in the user's code
+    (parameter names for functions). ``upstream`` (one per output), ``local`` and
+    ``downstream`` (one per input) are what the chain rule multiplies.
+    """
+
+    __slots__ = ("_rec", "_trace", "pitfalls")
+
+    def __init__(self, trace, rec):
+        self._trace, self._rec = trace, rec
+        self.pitfalls = []
+
+    section = _field(SECTION, "'forward', 'backward' or 'gradient'")
+    level = _field(LEVEL, "0 for the forward code; n for ops and steps of the order-n pass")
+    kind = _field(KIND, "'op', 'function', 'sum', 'broadcast' or 'result'")
+    node = _field(NODE, "the function or op")
+    inputs = _field(INPUTS, "the input values (x)")
+    names = _field(NAMES, "the parameter names of a function's inputs, or None")
+    outputs = _field(OUTPUTS, "the output values (y)")
+    upstream = _field(UPSTREAM, "the upstream gradient, one per output")
+    downstream = _field(DOWNSTREAM, "the downstream gradient, one per input (None: none)")
+    note = _field(NOTE, "what the row is, in words")
+    context = _field(CONTEXT, "the functions the op ran inside (with ops=True)")
+    index = _field(INDEX, "the row's number in its section")
+    source = _field(SOURCE, "what made the row: the op's Primitive, or a custom function's call")
+
+    @property
+    def local(self):
+        """The local derivative: an array per input for elementwise ops and custom
+        functions (what ``grad_fn`` gives for an upstream of ones), else the rule's label."""
+        rec = self._rec
+        local = rec[LOCAL]
+        if local is CUSTOM_LOCAL:
+            rec[LOCAL] = ratio_local(rec, "grad_fn(upstream)")
+        elif type(local) is tuple and local and local[0] is ELEMENTWISE:
+            rec[LOCAL] = elementwise_local(rec[SOURCE], local[1], rec[OUTPUTS][0], local[2],
+                                           rec[DOWNSTREAM])
+        elif callable(local):
+            rec[LOCAL] = local()
+        return rec[LOCAL]
+
+    def set_local(self, local):
+        """Show ``local`` (one value per input) as the row's local derivative: a check that
+        called ``grad_fn`` again gives the number the user's rule gives."""
+        self._rec[LOCAL] = local
+
+    def input_names(self):
+        """The name of each input: the user's name for it when known."""
+        return self._trace.input_names(self)
+
+    def cells(self, precision=None, brief=False):
+        """The row as display strings: ``x``, ``y``, ``upstream``, ``local``, ``downstream``
+        (see ``render._format.cells``); ``precision`` defaults to the trace's."""
+        return cells(self, self._trace.precision if precision is None else precision, brief)
+
+    def __repr__(self):
+        return f"<TraceRow {self.section} #{self.index} {self.node}>"
+
+
+class Rows:
+    """The first ``limit // 2`` records, the last ``limit - limit // 2``, and a count of the rest."""
+
+    def __init__(self, limit):
+        self.half = limit // 2
+        self.head = []
+        self.tail = collections.deque(maxlen=limit - limit // 2)
+        self.total = 0
+
+    def add(self, rec):
+        self.total += 1
+        rec[INDEX] = self.total
+        if self.total <= self.half:
+            self.head.append(rec)
+        else:
+            self.tail.append(rec)
+
+    @property
+    def folded(self):
+        return self.total - len(self.head) - len(self.tail)
+
+    def rows(self, trace):
+        return [view(trace, rec) for rec in self.head + list(self.tail)]
+
+
+def view(trace, rec):
+    """The TraceRow of record ``rec`` (made once)."""
+    if rec[VIEW] is None:
+        rec[VIEW] = TraceRow(trace, rec)
+    return rec[VIEW]
+
+
+class Group:
+    """A user-level function call or scope, while it runs and while its backward is folded."""
+
+    __slots__ = ("name", "inputs", "names", "row", "n_ops", "custom")
+
+    def __init__(self, name, inputs, names, row, custom):
+        self.name, self.inputs, self.names, self.row, self.custom = name, inputs, names, row, custom
+        self.n_ops = 0
+
+
+def elementwise_local(prim, vals, out, params, downs):
+    """d(out)/d(input) of an elementwise op: its rule applied to an upstream of ones."""
+    ans = out.value
+    ones = xp_of(ans).ones(ans.shape, dtype=ans.dtype)
+    with paused():
+        return tuple(None if d is None or prim.vjps[i] is None else
+                     prim.vjps[i](ones, ans, *vals, **params) for i, d in enumerate(downs))
+
+
+def ratio_local(rec, otherwise=None):
+    """downstream / upstream, for a function with one input and one output of one shape:
+    what its rule multiplied the upstream by, found without running user code again."""
+    up, down = rec[UPSTREAM][0], rec[DOWNSTREAM]
+    if len(down) == 1 and down[0] is not None and tuple(down[0].shape) == tuple(up.shape):
+        with paused():
+            xp = xp_of(up)
+            return (xp.where(up != 0, down[0] / xp.where(up != 0, up, 1), xp.nan),)
+    return rec[NOTE] if otherwise is None else otherwise

@@ -1,0 +1,479 @@
+"""Traces: every forward value and backward step, recorded from the engine's hooks.
+
+A ``Trace`` is a listener on the tape stack (``core.context.Listener``): the engine
+tells it of each op, each custom-gradient function, and each step of every backward
+pass; it builds rows from them (``rows.py``), names their values after the user's
+variables (``names.py``) and, when the traced block ends, runs the pitfall detectors
+over them (``pitfalls.py``). It does not change what the engine computes. Rows keep
+arrays by reference; renderers (``render/``) summarise them, and only then copy to the
+host.
+
+Grouping: by default one row per user-level function (a ``custom_gradient`` function,
+a function marked ``@traced``, a ``with scope(...)`` block), its ops folded inside;
+``ops=True`` shows every primitive. A long trace keeps its first and last rows and
+counts the ones in between (``max_rows`` per section), so memory stays bounded.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import inspect
+import io
+import json
+import sys
+import weakref
+from typing import Callable
+
+from .._backend import xp_of
+from ..core.backward import broadcast_axes
+from ..core import context
+from ..core.context import Listener, listeners, paused, push, remove
+from ..core.tensor import Tensor, Variable, replace_variables
+from ..errors import TapeError
+from ..render.html import render_html
+from ..render.text import render_text
+from . import options
+from .names import Naming
+from .pitfalls import Pitfall, detect, why_none
+from .rows import (CUSTOM_LOCAL, DOWNSTREAM, ELEMENTWISE, LEVEL, LOCAL, NOTE, OUTPUTS, Group, Rows,
+                   ratio_local, record_row, view)
+
+
+class Trace(Naming, Listener):
+    """A record of every forward value and backward step of the code run inside it.
+
+    Use it as ``with gm.trace() as tr:``; then ``print(tr)``, show it in a notebook, or
+    read ``tr.forward``, ``tr.backward``, ``tr.gradients``, ``tr.to_rows()``,
+    ``tr.to_json()``, ``tr.to_frame()``, ``tr.plot()``.
+
+    >>> @gm.custom_gradient
+    ... def foo(x):
+    ...     return x ** 2, lambda upstream: upstream * 2 * x
+    >>> x = gm.constant(2.0)
+    >>> with gm.trace() as tr:
+    ...     with gm.GradientTape() as tape:
+    ...         tape.watch(x)
+    ...         y = foo(foo(foo(x)))
+    ...     dy_dx = tape.gradient(y, x)
+    >>> [[float(v) for v in (r.inputs[0], r.upstream[0], r.local[0], r.downstream[0])]
+    ...  for r in tr.backward]
+    [[16.0, 1.0, 32.0, 32.0], [4.0, 32.0, 8.0, 256.0], [2.0, 256.0, 4.0, 1024.0]]
+    """
+
+    def __init__(self, ops: bool = options.OPS.default, check: bool = options.CHECK.default,
+                 max_rows: int = options.MAX_ROWS.default,
+                 precision: int = options.PRECISION.default):
+        super().__init__()
+        self.ops, self.check = options.OPS.check(ops), options.CHECK.check(check)
+        self.max_rows = options.MAX_ROWS.check(max_rows)
+        self.precision = options.PRECISION.check(precision)
+        self._forward, self._backward, self._gradients = Rows(max_rows), Rows(max_rows), Rows(max_rows)
+        self.pitfalls = []
+        self._stack = []  # open groups, outermost first
+        self._owner = {}  # id(output) of an op inside a group -> the outermost group
+        self._folding = None  # (group, row) whose backward steps are being folded
+        self._muted = 0
+        self._pending = []  # sum and unbroadcast rows waiting for their step's row
+        self._snapshots = {}  # (variable, value read) -> the Tensor rows show for it
+        self._read_from = {}  # id(that Tensor) -> the Variable it was read from
+        self._active = False
+        self._used = False
+        self._found = []  # pitfalls found while the code ran (None gradients, contract errors)
+
+    # -- as a context ----------------------------------------------------------------
+    def __enter__(self):
+        if self._active or self._used:
+            raise TapeError("trace: a Trace records once; use a new gm.trace() for each block")
+        self._active = True
+        push(self)
+        return self
+
+    def __exit__(self, *exc):
+        remove(self)
+        self._active = False
+        self._used = True
+        self._close_groups()
+        self._flush_fold()
+        self.name_from_frame(sys._getframe(1))
+        self.pitfalls = self._found + detect(self)
+        return False
+
+    # -- rows ------------------------------------------------------------------------
+    @property
+    def forward(self):
+        """The forward rows (first and last ``max_rows // 2`` when there are more)."""
+        return self._forward.rows(self)
+
+    @property
+    def backward(self):
+        """The backward rows, in the order the backward passes ran them."""
+        return self._backward.rows(self)
+
+    @property
+    def gradients(self):
+        """One row per source of each ``tape.gradient`` call: what it returned."""
+        return self._gradients.rows(self)
+
+    def _section(self, section):
+        return {"forward": self._forward, "backward": self._backward,
+                "gradient": self._gradients}[section]
+
+    def folded(self, section: str) -> int:
+        """How many rows of ``section`` were folded away (kept: the first and last)."""
+        return self._section(section).folded
+
+    def total(self, section: str) -> int:
+        """How many rows ``section`` had, the folded ones included."""
+        return self._section(section).total
+
+    def rows(self):
+        return self.forward + self.backward + self.gradients
+
+    # -- engine hooks: forward ---------------------------------------------------------
+    def on_op(self, prim, args, vals, out, params):
+        if self._muted:
+            return
+        level = context.LEVEL.get()
+        inside = ""
+        if self._stack:
+            group = self._stack[0]
+            group.n_ops += 1
+            key = id(out)  # forgotten when out dies, so a new value at that address is not its
+            self._owner[key] = (weakref.ref(out, lambda _, k=key, d=self._owner: d.pop(k, None)), group)
+            if not self.ops:
+                return
+            inside = " › ".join(g.name for g in self._stack)
+        elif level and not self.ops:
+            return  # an op of a backward pass: its step shows as a backward row
+        for a in args:
+            if type(a) is Variable:  # shown with the value it had here, under its name
+                args = self._snapshot(args, vals)
+                break
+        # a record as record_row builds it, written out: this runs for every op
+        self._forward.add(["forward", level, "op", prim.name, args, None, (out,), None, None,
+                           None, "", inside, 0, None, None])
+
+    def on_function_enter(self, name, inputs, names):
+        if self._muted:
+            return
+        row = None
+        if (not self._stack and not context.LEVEL.get()) or self.ops:
+            row = record_row("forward", context.LEVEL.get(), "function", name, inputs, tuple(names),
+                              context=" › ".join(g.name for g in self._stack))
+            self._forward.add(row)
+        self._stack.append(Group(name, inputs, tuple(names), row, custom=True))
+
+    def on_function_exit(self, name, outputs):
+        if self._muted or not self._stack:
+            return
+        group = self._stack.pop()
+        rec = group.row
+        if rec is not None:
+            rec[OUTPUTS] = tuple(outputs) if outputs is not None else ()
+            if outputs is None:
+                rec[NOTE] = "raised an exception"
+            elif group.n_ops > 1 and not self.ops:
+                rec[NOTE] = f"{group.n_ops} op{'s' if group.n_ops != 1 else ''} folded"
+
+    def scope_enter(self, name, inputs, names):
+        """A ``scope`` or ``@traced`` function starts: its ops are grouped under ``name``."""
+        self.on_function_enter(name, inputs, names)
+        self._stack[-1].custom = False
+
+    def scope_exit(self, name, outputs, raised=False):
+        """It ended, giving ``outputs`` (a Tensor, or a tuple or list holding some)."""
+        if raised:
+            outputs = None
+        elif isinstance(outputs, Tensor):
+            outputs = (outputs,)
+        elif isinstance(outputs, (tuple, list)):
+            outputs = tuple(o for o in outputs if isinstance(o, Tensor))
+        else:
+            outputs = ()
+        self.on_function_exit(name, outputs)
+
+    def _close_groups(self):
+        while self._stack:
+            self.on_function_exit(self._stack[-1].name, None)
+
+    # -- engine hooks: backward --------------------------------------------------------
+    def on_backward_step(self, entry, g, downs, level):
+        if self._muted:
+            return
+        prim, args, vals, out, params = entry
+        if prim.joint:  # a custom-gradient function: one row, its grad_fn's numbers
+            self._flush_fold()
+            call = params["call"]
+            outs = out
+            self._add_backward(record_row(
+                "backward", level, "function", call.name, args,
+                tuple(call.names) + tuple(v.name for v in call.variables), outs,
+                upstream=tuple(g), downstream=tuple(downs), local=CUSTOM_LOCAL, source=call))
+            return
+        if self._owner and not self.ops:
+            owner = self._owner_of(out)
+            if owner is not None:
+                self._pending.clear()  # folded with the step, into the function's row
+                self._fold(owner, args, g, downs, level)
+                return
+        if self._folding is not None:
+            self._flush_fold()
+        for a in args:
+            if type(a) is Variable:
+                args = self._snapshot(args, vals)
+                break
+        if prim.elementwise:  # computed when shown: the rule applied to an upstream of ones
+            local = (ELEMENTWISE, vals, params)
+        else:
+            local = tuple(lbl if d is not None else None
+                          for lbl, d in zip(prim.labels or (), downs)) or prim.name
+        self._add_backward(["backward", level, "op", prim.name, args, None, (out,), (g,), local,
+                            tuple(downs), "", "", 0, None, prim])
+
+    def _snapshot(self, args, vals):
+        """``args`` with each Variable replaced by a Tensor of the value the op saw, named
+        after the variable (a later assign must not change what a row shows)."""
+        return replace_variables(args, vals, self._snap)
+
+    def _snap(self, variable, value):
+        key = (id(variable), id(value))  # one snapshot per read: forward and backward rows
+        snap = self._snapshots.get(key)  # of an op show the same value object
+        if snap is None:
+            snap = self._snapshots[key] = Tensor(value)
+            self.name_as(snap, variable.name)
+            self._read_from[id(snap)] = variable
+        return snap
+
+    def variable_of(self, value):
+        """The Variable a row's input was read from, or None."""
+        return value if isinstance(value, Variable) else self._read_from.get(id(value))
+
+    def _owner_of(self, value):
+        found = self._owner.get(id(value))
+        return found[1] if found is not None and found[0]() is value else None
+
+    def _fold(self, group, args, g, downs, level):
+        """Steps of a traced function's ops, folded into one row for the function."""
+        if self._folding is None or self._folding[0] is not group or self._folding[1][LEVEL] != level:
+            self._flush_fold()
+            rec = record_row("backward", level, "function", group.name, group.inputs, group.names,
+                              group.row[OUTPUTS] if group.row else (), upstream=(g,),
+                              downstream=[None] * len(group.inputs))
+            self._folding = (group, rec, 0)
+        group_, rec, n = self._folding
+        down = rec[DOWNSTREAM]
+        for a, d in zip(args, downs):
+            if d is None:
+                continue
+            for k, inp in enumerate(group.inputs):
+                if inp is a:
+                    with paused():
+                        down[k] = d if down[k] is None else down[k] + d
+        self._folding = (group_, rec, n + 1)
+
+    def _flush_fold(self):
+        if self._folding is None:
+            return
+        group, rec, n = self._folding
+        self._folding = None
+        rec[DOWNSTREAM] = tuple(rec[DOWNSTREAM])
+        rec[NOTE] = f"{n} op{'s' if n != 1 else ''} folded"
+        rec[LOCAL] = functools.partial(ratio_local, rec)
+        self._backward.add(rec)
+
+    # The engine reports a fan-in sum or an unbroadcast while it works on a step, before
+    # the step itself: they wait in _pending, to follow their step's row, or to be folded
+    # with it into a traced function's row.
+    def on_backward_sum(self, tensor, before, added, level):
+        if self._muted:
+            return
+        self._pending.append(record_row(
+            "backward", level, "sum", "sum", (tensor,), None, (), upstream=(before, added),
+            downstream=None, local="add", note="a value used twice or more: its gradients add up"))
+
+    def on_unbroadcast(self, tensor, before, after, level):
+        if self._muted:
+            return
+        bshape, ashape = tuple(before.shape), tuple(after.shape)
+        axes = broadcast_axes(bshape, ashape)
+        self._pending.append(record_row(
+            "backward", level, "broadcast", "unbroadcast", (tensor,), None, (),
+            upstream=(before,), downstream=(after,), local="sum",
+            note=f"sum over broadcast axes {axes}: {bshape} -> {ashape}"))
+
+    def _add_backward(self, rec):
+        """A step's row, then the sums and unbroadcasts that came with it."""
+        self._backward.add(rec)
+        if self._pending:
+            for extra in self._pending:
+                self._backward.add(extra)
+            self._pending.clear()
+
+    def on_gradient_end(self, seen, targets, sources, grads, level):
+        if self._muted:
+            return
+        self._flush_fold()
+        for s, g in zip(sources, grads):
+            rec = record_row("gradient", level, "result", "gradient", (s,), None, tuple(targets),
+                              downstream=(g,))
+            self._gradients.add(rec)
+            if g is None:
+                self.name_from_caller()
+                reason = self.rerun_quietly(why_none, self, seen, targets, s)
+                if not isinstance(reason, Exception):
+                    row = view(self, rec)
+                    row.pitfalls.append(Pitfall("none-gradient", f"the gradient is None: {reason}", row))
+                    self._found.append(row.pitfalls[-1])
+
+    def on_backward_error(self, entry, g, error, level):
+        if self._muted:
+            return
+        self._flush_fold()
+        prim, args, vals, out, params = entry
+        call = params.get("call")
+        if call is None:
+            return
+        rec = record_row("backward", level, "function", call.name, args,
+                          tuple(call.names) + tuple(v.name for v in call.variables), out,
+                          upstream=tuple(g), downstream=None, local="",
+                          note=f"grad_fn raised {type(error).__name__}", source=call)
+        self._backward.add(rec)
+        row = view(self, rec)
+        row.pitfalls.append(Pitfall("contract", f"{type(error).__name__}: {error}", row))
+        self._found.append(row.pitfalls[-1])
+
+    def rerun_quietly(self, fn: Callable, *args):
+        """Call user code again (a grad_fn, a forward function) for a check: nothing is
+        recorded, traced or printed; an exception is returned, not raised."""
+        self._muted += 1
+        try:
+            with paused(), contextlib.redirect_stdout(io.StringIO()), \
+                    contextlib.redirect_stderr(io.StringIO()):
+                return fn(*args)
+        except Exception as e:
+            return e
+        finally:
+            self._muted -= 1
+
+    def custom_local(self, row):
+        """What a custom function's ``grad_fn`` gives for an upstream of ones, run quietly
+        (this calls user code again: the checks of ``check=True`` use it)."""
+        call = row.source
+        ones = tuple(xp_of(o.value).ones(o.value.shape, dtype=o.value.dtype) for o in row.outputs)
+        local = self.rerun_quietly(call.gradients, ones)
+        return f"grad_fn(ones) raised {type(local).__name__}" if isinstance(local, Exception) else local
+
+    # -- output --------------------------------------------------------------------------
+    def to_rows(self):
+        """Every row as a dict of strings (values summarised as they are shown)."""
+        out = []
+        for row in self.rows():
+            cells = row.cells()
+            out.append({"section": row.section, "level": row.level, "index": row.index,
+                        "kind": row.kind, "node": row.node, "context": row.context, **cells,
+                        "note": row.note, "pitfalls": [f.message for f in row.pitfalls]})
+        return out
+
+    def to_json(self, indent=None):
+        """``to_rows()`` as JSON."""
+        return json.dumps(self.to_rows(), indent=indent)
+
+    def to_frame(self):
+        """``to_rows()`` as a pandas DataFrame (pandas must be installed)."""
+        try:
+            import pandas
+        except ImportError:
+            raise ImportError("Trace.to_frame needs pandas: pip install pandas") from None
+        return pandas.DataFrame(self.to_rows())
+
+    def to_text(self) -> str:
+        """The trace as a fixed-width table for a terminal."""
+        return render_text(self)
+
+    __str__ = to_text
+
+    def __repr__(self):
+        return (f"<gradmagic Trace: {self._forward.total} forward, {self._backward.total} "
+                f"backward rows>")
+
+    def _repr_html_(self) -> str:
+        return render_html(self)
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        return {"text/plain": self.to_text(), "text/html": self._repr_html_()}
+
+    def plot(self, **kwargs):
+        """A matplotlib Figure of the chain: nodes left to right, forward values above the
+        arrows, upstream and downstream below."""
+        from ..render.plot import plot_trace  # matplotlib is imported only now
+        return plot_trace(self, **kwargs)
+
+
+def trace(ops: bool = options.OPS.default, check: bool = options.CHECK.default,
+          max_rows: int = options.MAX_ROWS.default,
+          precision: int = options.PRECISION.default) -> Trace:
+    """Record every forward value and backward step run inside ``with gm.trace() as tr:``.
+
+    ``ops``: one row per primitive instead of one per user-level function.
+    ``check``: also run the costlier pitfall checks. ``max_rows``: rows kept per section
+    (the first and last; the rest are counted). ``precision``: significant digits shown.
+    """
+    return Trace(ops=ops, check=check, max_rows=max_rows, precision=precision)
+
+
+class scope:
+    """Group the ops of a block under one name in the trace: ``with gm.scope("layer1"):``."""
+
+    def __init__(self, name: str):
+        self.name = str(name)
+
+    def __enter__(self):
+        self._traces = [h for h in listeners() if isinstance(h, Trace)]
+        for t in self._traces:
+            t.scope_enter(self.name, (), ())
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        for t in self._traces:
+            t.scope_exit(self.name, None, raised=exc_type is not None)
+        return False
+
+
+def traced(fn: Callable | None = None, *, name: str | None = None) -> Callable:
+    """Mark a function so that a trace shows it as one row, its ops folded inside.
+
+    >>> @gm.traced
+    ... def layer(x, w):
+    ...     return np.tanh(x * w)
+    """
+    if fn is None:
+        return functools.partial(traced, name=name)
+    label = name or getattr(fn, "__name__", "function")
+    try:
+        params = [p.name for p in inspect.signature(fn).parameters.values()
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    except (TypeError, ValueError):
+        params = []
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        traces = [h for h in listeners() if isinstance(h, Trace)]
+        if not traces:
+            return fn(*args, **kwargs)
+        inputs = tuple(a for a in args if isinstance(a, Tensor))
+        names = tuple(params[k] if k < len(params) else f"args[{k}]"
+                      for k, a in enumerate(args) if isinstance(a, Tensor))
+        for t in traces:
+            t.scope_enter(label, inputs, names)
+        try:
+            result = fn(*args, **kwargs)
+        except BaseException:
+            for t in traces:
+                t.scope_exit(label, None, raised=True)
+            raise
+        for t in traces:
+            t.scope_exit(label, result)
+        return result
+
+    return wrapper
