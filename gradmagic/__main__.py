@@ -18,7 +18,8 @@ import traceback
 import numpy as np
 
 import gradmagic as gm
-from gradmagic.debug.options import OPTIONS, trace_kwargs
+
+from .debug.options import OPTIONS, trace_kwargs
 
 
 def _chain():

@@ -19,8 +19,10 @@ from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_cell_magic, magics_class, needs_local_scope, no_var_expand
 from IPython.display import display
 
-import gradmagic as gm
-from gradmagic.debug.options import OPTIONS, trace_kwargs
+from ._backend import get_backend, set_backend
+from .debug.options import OPTIONS, trace_kwargs
+from .debug.trace import trace
+
 
 def _trace_options(func):
     """The trace's own options (``debug/options.py``), as magic arguments."""
@@ -83,7 +85,6 @@ class GradtraceMagics(Magics):
 
           %load_ext gradmagic
           import gradmagic as gm
-from gradmagic.debug.options import OPTIONS, trace_kwargs
 
           %%gradtrace -o tr
           x = gm.constant(2.0)
@@ -105,7 +106,7 @@ from gradmagic.debug.options import OPTIONS, trace_kwargs
             options = line
         # $name and {expr} expand in the options (--backend $where), never in the code
         args = magic_arguments.parse_argstring(self.gradtrace, self.shell.var_expand(options))
-        tr = gm.trace(**trace_kwargs(args))
+        tr = trace(**trace_kwargs(args))
         if cell is None:
             return self._trace_statement(statement, tr, args, local_ns)
         self._trace_cell(cell, tr, args)
@@ -135,9 +136,9 @@ from gradmagic.debug.options import OPTIONS, trace_kwargs
         """
         __tracebackhide__ = True  # noqa: F841
         shell = self.shell
-        previous = gm.get_backend()
+        previous = get_backend()
         if args.backend is not None:
-            gm.set_backend(args.backend)  # raises BackendError, saying why, before anything runs
+            set_backend(args.backend)  # raises BackendError, saying why, before anything runs
         held = []
         saved = shell.custom_exceptions, shell.CustomTB
         # The displayhook holds the ExecutionResult of the cell that called the magic;
@@ -150,7 +151,7 @@ from gradmagic.debug.options import OPTIONS, trace_kwargs
         finally:
             shell.custom_exceptions, shell.CustomTB = saved
             shell.displayhook.exec_result = outer
-            gm.set_backend(previous)
+            set_backend(previous)
         ran = result.error_before_exec is None  # False: a syntax error, nothing ran
         if ran:
             self._show(tr, args, shell.user_ns)
@@ -185,14 +186,14 @@ from gradmagic.debug.options import OPTIONS, trace_kwargs
             code = shell.compile(ast.Expression(tree.body[0].value), filename, "eval")
         else:
             code = shell.compile(tree, filename, "exec")
-        previous = gm.get_backend()
+        previous = get_backend()
         if args.backend is not None:
-            gm.set_backend(args.backend)
+            set_backend(args.backend)
         try:
             with tr:
                 return eval(code, shell.user_ns, namespace)  # None for a statement
         finally:
-            gm.set_backend(previous)
+            set_backend(previous)
             self._show(tr, args, namespace, shell.user_ns)
 
     # -- the line form ----------------------------------------------------------------

@@ -10,10 +10,10 @@ naming the function and the way out.
 
 from ..errors import NoGradientError
 from . import ops
-from .primitive import apply
+from .primitive import apply, binary, unary
 from .tensor import Tensor, Variable
 
-# operator -> Primitive, for the operators that run on every call (one apply, no wrapper)
+# operator -> Primitive, for the operators that run on every call (one call into the engine)
 BINARY = {"add": ops.add.prim, "sub": ops.subtract.prim, "mul": ops.multiply.prim,
           "truediv": ops.divide.prim, "pow": ops.power.prim, "matmul": ops.MATMUL}
 # operator -> op function, for the rest
@@ -26,10 +26,10 @@ UNARY = {"neg": ops.negative, "abs": ops.absolute, "invert": ops.logical_not}
 
 def _binary(prim):
     def forward(self, other):
-        return apply(prim, self, other)
+        return binary(prim, self, other)
 
     def reflected(self, other):
-        return apply(prim, other, self)
+        return binary(prim, other, self)
     return forward, reflected
 
 
@@ -44,7 +44,7 @@ def _binary_op(op):
 
 def _unary(prim):
     def op(self):
-        return apply(prim, self)
+        return unary(prim, self)
     return op
 
 
@@ -131,10 +131,15 @@ def dispatch_function(func, args, kwargs):
     raise _no_rule(_np_name(func))
 
 
+UFUNCS = ops.UFUNCS  # looked up on every NumPy call on a Tensor
+
+
 def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
-    prim = ops.UFUNCS.get(ufunc)
+    prim = UFUNCS.get(ufunc)
     if prim is not None and method == "__call__" and not kwargs:
-        return apply(prim, *inputs)
+        n = len(inputs)
+        return unary(prim, inputs[0]) if n == 1 else binary(prim, *inputs) if n == 2 else apply(
+            prim, *inputs)
     return dispatch_ufunc(ufunc, method, inputs, kwargs)
 
 

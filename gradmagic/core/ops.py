@@ -17,7 +17,7 @@ from .. import _array_api
 from .._array_api import module_dtype, numpy_names, spelled_out
 from .._backend import kind, xp_of
 from ..errors import GradientValueError, NoGradientError
-from .primitive import Primitive, apply
+from .primitive import Primitive, apply, binary, unary
 from .tensor import Tensor, constant
 
 UFUNCS = {}  # numpy ufunc -> Primitive
@@ -41,10 +41,10 @@ def _elementwise(name, nargs, differentiable=True, ufunc=None):
     UFUNCS[ufunc or getattr(np, name)] = prim
     if nargs == 1:
         def op(x):
-            return apply(prim, x)
+            return unary(prim, x)
     else:
         def op(x, y):
-            return apply(prim, x, y)
+            return binary(prim, x, y)
     op.__name__ = op.__qualname__ = name
     op.__doc__ = f"Elementwise ``{name}``, as ``np.{name}``{'' if differentiable else ' (no gradient)'}."
     op.prim = prim

@@ -83,46 +83,72 @@ class variadic:
         return lambda g, ans, *args, **params: rule(i, g, ans, *args, **params)
 
 
+NO_PARAMS = {}  # the parameters of an op that has none (shared: never written to)
+
+
 def apply(prim, *args, **params):
     """Run ``prim``. Raw arrays in, raw array out; any Tensor in, a Tensor out, recorded
     on every active tape that follows one of the inputs."""
     n = len(args)
-    if n == 1:  # the common cases spelled out, since this runs once per op
-        a = args[0]
-        if not isinstance(a, Tensor):
-            return prim.impl(common_xp(args))(*args, **params)
-        va = a.value
-        vals = (va,)
-        xp = MODULES.get(type(va)) or xp_of(va)
-    elif n == 2:
-        a, b = args
-        va = a.value if isinstance(a, Tensor) else a
-        vb = b.value if isinstance(b, Tensor) else b
-        if va is a and vb is b:
-            return prim.impl(common_xp(args))(*args, **params)
-        vals = (va, vb)
-        xp, xb = MODULES.get(type(va)), MODULES.get(type(vb))
-        if xp is not xb:  # a Python number goes with any module; anything else is checked
-            if xb is None and type(vb) in SCALARS and xp is not None:
-                pass
-            elif xp is None and type(va) in SCALARS and xb is not None:
-                xp = xb
-            else:
-                xp = common_xp(vals)
-        elif xp is None:
-            xp = common_xp(vals)
-    else:
-        vals = tuple([b.value if isinstance(b, Tensor) else b for b in args])
-        if all(v is b for v, b in zip(vals, args)):
-            return prim.impl(common_xp(args))(*args, **params)
-        xp = common_xp(vals)
+    if n == 2:  # the common cases, their own functions, since this runs once per op
+        return binary(prim, args[0], args[1], params)
+    if n == 1:
+        return unary(prim, args[0], params)
+    vals = tuple([b.value if isinstance(b, Tensor) else b for b in args])
+    if all(v is b for v, b in zip(vals, args)):
+        return prim.impl(common_xp(args))(*args, **params)
     out = _new(Tensor)
-    out.value = (prim.np if xp is np else prim.impl(xp))(*vals, **params)
+    out.value = prim.impl(common_xp(vals))(*vals, **params)
     tapes = TAPES.get()
     if tapes and prim.vjps is not None:
-        for tape in tapes:
-            tape.on_op(prim, args, vals, out, params)
+        record(tapes, prim, args, vals, out, params)
     return out
+
+
+def unary(prim, a, params=NO_PARAMS):
+    """``apply(prim, a, **params)``."""
+    if not isinstance(a, Tensor):
+        return prim.impl(common_xp((a,)))(a, **params)
+    va = a.value
+    xp = MODULES.get(type(va)) or xp_of(va)
+    f = prim.np if xp is np else prim.impl(xp)
+    out = _new(Tensor)
+    out.value = f(va, **params) if params else f(va)
+    tapes = TAPES.get()
+    if tapes and prim.vjps is not None:
+        record(tapes, prim, (a,), (va,), out, params)
+    return out
+
+
+def binary(prim, a, b, params=NO_PARAMS):
+    """``apply(prim, a, b, **params)``: an operator's, with no parameters."""
+    va = a.value if isinstance(a, Tensor) else a
+    vb = b.value if isinstance(b, Tensor) else b
+    if va is a and vb is b:
+        return prim.impl(common_xp((a, b)))(a, b, **params)
+    xp, xb = MODULES.get(type(va)), MODULES.get(type(vb))
+    if xp is not xb:  # a Python number goes with any module; anything else is checked
+        if xb is None and type(vb) in SCALARS and xp is not None:
+            pass
+        elif xp is None and type(va) in SCALARS and xb is not None:
+            xp = xb
+        else:
+            xp = common_xp((va, vb))
+    elif xp is None:
+        xp = common_xp((va, vb))
+    f = prim.np if xp is np else prim.impl(xp)
+    out = _new(Tensor)
+    out.value = f(va, vb, **params) if params else f(va, vb)
+    tapes = TAPES.get()
+    if tapes and prim.vjps is not None:
+        record(tapes, prim, (a, b), (va, vb), out, params)
+    return out
+
+
+def record(tapes, prim, args, vals, out, params):
+    """Tell every tape and listener on ``tapes`` that ``out = prim(*args, **params)`` ran."""
+    for tape in tapes:
+        tape.on_op(prim, args, vals, out, params)
 
 
 def record_custom(prim, inputs, ys, outs, params):
