@@ -15,7 +15,6 @@ import sys
 from pathlib import Path
 
 import gradmagic as gm
-from gradmagic._backend import cupy_status
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from workloads import w3_gradmagic, w3_numpy  # noqa: E402
@@ -53,10 +52,11 @@ def main(argv=None):
     parser.add_argument("--width", type=int, default=4096)
     parser.add_argument("--output", default=str(Path(__file__).with_name("results-gpu.md")))
     args = parser.parse_args(argv)
-    cp, reason = cupy_status()
-    if cp is None:
-        print(f"benchmarks/gpu.py: no GPU benchmark here: {reason}")
+    status = gm.backend_status("cupy")
+    if not status:
+        print(f"benchmarks/gpu.py: no GPU benchmark here: {status.reason}")
         return 0
+    import cupy as cp
     ps = params(cp, args.width)
     rng = cp.random.default_rng(1)
     x = rng.standard_normal((args.batch, args.width), dtype=cp.float32)

@@ -555,8 +555,7 @@ to the host only to show them. The cell below uses the GPU where one is usable a
 elsewhere, so this notebook runs everywhere (its output is not compared).
 """),
     code("""
-from gradmagic._backend import cupy_status
-backend = "cupy" if cupy_status()[0] is not None else "numpy"
+backend = "cupy" if gm.backend_status("cupy") else "numpy"  # gm.backend_status says why not
 """),
     code("""
 %%gradtrace --backend $backend

@@ -12,3 +12,52 @@ def test_demo_unknown_command_is_a_usage_error():
                           cwd=ROOT)
     assert proc.returncode == 2 and "invalid choice: 'nope'" in proc.stderr
 
+
+
+# -- the trace options, declared once (gradmagic/debug/options.py) ---------------------------
+import pytest  # noqa: E402
+
+import gradmagic as gm  # noqa: E402
+from gradmagic.debug.options import OPTIONS  # noqa: E402
+
+LIMITS = [(o.name, o.flag, bad, o.expected) for o in OPTIONS if hasattr(o, "expected")
+          for bad in ([o.low - 1] + ([o.high + 1] if o.high is not None else []))]
+
+
+@pytest.mark.parametrize("name, flag, bad, expected", LIMITS, ids=[f"{f}={b}" for _, f, b, _ in LIMITS])
+def test_an_option_out_of_range_is_refused_alike_by_the_cli_and_the_function(tmp_path, name, flag, bad,
+                                                                             expected):
+    script = tmp_path / "s.py"
+    script.write_text("print('ran')\n")
+    proc = subprocess.run([sys.executable, "-m", "gradmagic", "trace", flag, str(bad), str(script)],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    assert f"argument {flag}: expected {expected}, got '{bad}'" in proc.stderr
+    assert "ran" not in proc.stdout
+    with pytest.raises(TypeError, match=rf"^trace\({name}={bad}\): expected {expected}$"):
+        gm.trace(**{name: bad})
+
+
+def test_the_cli_takes_every_trace_option(tmp_path):
+    script = tmp_path / "s.py"
+    script.write_text("import sys, numpy as np, gradmagic as gm\n"
+                      "print('argv', sys.argv[1:])\n"
+                      "x = gm.constant(np.array([1.0, 2.0]))\n"
+                      "with gm.GradientTape() as tape:\n"
+                      "    tape.watch(x)\n"
+                      "    loss = np.sum(np.exp(x) * x)\n"
+                      "g = tape.gradient(loss, x)\n")
+    proc = subprocess.run([sys.executable, "-m", "gradmagic", "trace", "--ops", "--check",
+                           "--max-rows", "2", "--precision", "2", str(script)],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    assert "argv []" in proc.stdout  # none of them was handed to the script
+    assert "rows folded" in proc.stdout and "d(loss)/d(x) = [5.4, 22]" in proc.stdout
+
+
+def test_the_function_and_its_faces_share_defaults():
+    import inspect
+    defaults = {k: p.default for k, p in inspect.signature(gm.trace).parameters.items()}
+    assert defaults == {o.name: o.default for o in OPTIONS}
+    tr = gm.trace()
+    assert {o.name: getattr(tr, o.name) for o in OPTIONS} == defaults
