@@ -8,6 +8,8 @@ Tensors but carry no gradient (shape queries, comparisons, ``argmax``...). NumPy
 dispatch into these tables, and Tensor's operators, are in ``dispatch.py``.
 """
 
+from __future__ import annotations
+
 import builtins
 import operator
 
@@ -142,7 +144,7 @@ SOFTPLUS = Primitive("softplus", _softplus, elementwise=True)
 LOGSUMEXP = Primitive("logsumexp", _logsumexp)
 
 
-def sigmoid(x):
+def sigmoid(x) -> Tensor:
     """``1 / (1 + exp(-x))``, computed without overflow for any ``x``.
 
     >>> float(gm.sigmoid(gm.constant(0.0)))
@@ -151,7 +153,7 @@ def sigmoid(x):
     return apply(SIGMOID, x)
 
 
-def softplus(x):
+def softplus(x) -> Tensor:
     """``log(1 + exp(x))`` without overflow: ``softplus(100.0)`` is 100, its gradient 1.
 
     >>> float(gm.softplus(gm.constant(100.0)))
@@ -160,7 +162,7 @@ def softplus(x):
     return apply(SOFTPLUS, x)
 
 
-def logsumexp(x, axis=None, keepdims=False):
+def logsumexp(x, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Tensor:
     """``log(sum(exp(x), axis))`` without overflow.
 
     >>> round(float(gm.logsumexp(gm.constant([1000.0, 1000.0]))), 3)
@@ -521,7 +523,7 @@ def ones_like(x):
     return xp_of(x).ones(_shape(x), dtype=x.dtype)
 
 
-def stop_gradient(x):
+def stop_gradient(x) -> Tensor:
     """The value of ``x`` as a new Tensor that no tape follows back: gradients stop here.
 
     >>> x = gm.constant(3.0)

@@ -57,7 +57,7 @@ class GradientTape:
 
     records = True  # a tape records ops (a Listener only hears them)
 
-    def __init__(self, persistent=False, watch_accessed_variables=True):
+    def __init__(self, persistent: bool = False, watch_accessed_variables: bool = True):
         self._persistent = bool(persistent)
         self._watch_accessed = bool(watch_accessed_variables)
         self._entries = []
@@ -124,7 +124,7 @@ class GradientTape:
                 self._entries.append((ops.IDENTITY, (y,), (y.value,), o, {}))
                 ids.add(id(o))
 
-    def watch(self, tensor):
+    def watch(self, tensor) -> None:
         """Follow ``tensor`` (a Tensor, a Variable, or a list/tuple/dict of them)."""
         for t in _flatten(tensor, "GradientTape.watch", "tensor")[0]:
             if kind(t.dtype) not in "fc":
@@ -137,16 +137,16 @@ class GradientTape:
         self._ids.add(id(t))
         self._watched.setdefault(id(t), t)
 
-    def watched_variables(self):
+    def watched_variables(self) -> tuple[Variable, ...]:
         """The Variables this tape watches, in the order they were created."""
         return tuple(sorted((t for t in self._watched.values() if isinstance(t, Variable)),
                             key=lambda v: v.serial))
 
-    def stop_recording(self):
+    def stop_recording(self) -> without:
         """A context in which this tape records nothing (``with tape.stop_recording():``)."""
         return without(self)
 
-    def reset(self):
+    def reset(self) -> None:
         """Forget everything recorded and watched, as if the tape were new."""
         self._entries = []
         self._ids = set()
@@ -209,7 +209,7 @@ class GradientTape:
         finally:
             LEVEL.reset(token)
 
-    def gradient(self, target, sources, output_gradients=None, unconnected_gradients="none"):
+    def gradient(self, target, sources, output_gradients=None, unconnected_gradients: str = "none"):
         """The gradient of ``target`` with respect to ``sources``.
 
         ``target`` may be a Tensor or a list/dict of them: a non-scalar target is
@@ -258,7 +258,7 @@ class GradientTape:
         self._release()
         return rebuild(results)
 
-    def jacobian(self, target, sources, unconnected_gradients="none", parallel_iterations=None,
+    def jacobian(self, target: Tensor, sources, unconnected_gradients: str = "none", parallel_iterations=None,
                  experimental_use_pfor=True):
         """The Jacobian of ``target`` with respect to each source: shape
         ``target.shape + source.shape``. One backward pass per element of ``target``."""
@@ -288,7 +288,8 @@ class GradientTape:
             out.append(_as_tensor(ops.reshape(ops.stack(per_row), target.shape + s.shape)))
         return rebuild(out)
 
-    def batch_jacobian(self, target, source, unconnected_gradients="none", parallel_iterations=None,
+    def batch_jacobian(self, target: Tensor, source: Tensor, unconnected_gradients: str = "none",
+                       parallel_iterations=None,
                        experimental_use_pfor=True):
         """Per-example Jacobians: for ``target`` of shape ``(b, *t)`` and ``source`` of shape
         ``(b, *s)``, a result of shape ``(b, *t, *s)``. Assumes example ``i`` of the

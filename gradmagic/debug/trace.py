@@ -37,7 +37,7 @@ from . import options
 from .names import Naming
 from .pitfalls import Pitfall, detect, why_none
 from .rows import (CUSTOM_LOCAL, DOWNSTREAM, ELEMENTWISE, LEVEL, LOCAL, NOTE, OUTPUTS, Group, Rows,
-                   ratio_local, record_row, view)
+                   TraceRow, ratio_local, record_row, view)
 
 
 class Trace(Naming, Listener):
@@ -101,17 +101,17 @@ class Trace(Naming, Listener):
 
     # -- rows ------------------------------------------------------------------------
     @property
-    def forward(self):
+    def forward(self) -> list[TraceRow]:
         """The forward rows (first and last ``max_rows // 2`` when there are more)."""
         return self._forward.rows(self)
 
     @property
-    def backward(self):
+    def backward(self) -> list[TraceRow]:
         """The backward rows, in the order the backward passes ran them."""
         return self._backward.rows(self)
 
     @property
-    def gradients(self):
+    def gradients(self) -> list[TraceRow]:
         """One row per source of each ``tape.gradient`` call: what it returned."""
         return self._gradients.rows(self)
 
@@ -127,7 +127,7 @@ class Trace(Naming, Listener):
         """How many rows ``section`` had, the folded ones included."""
         return self._section(section).total
 
-    def rows(self):
+    def rows(self) -> list[TraceRow]:
         return self.forward + self.backward + self.gradients
 
     # -- engine hooks: forward ---------------------------------------------------------
@@ -365,7 +365,7 @@ class Trace(Naming, Listener):
         return f"grad_fn(ones) raised {type(local).__name__}" if isinstance(local, Exception) else local
 
     # -- output --------------------------------------------------------------------------
-    def to_rows(self):
+    def to_rows(self) -> list[dict]:
         """Every row as a dict of strings (values summarised as they are shown)."""
         out = []
         for row in self.rows():
@@ -375,7 +375,7 @@ class Trace(Naming, Listener):
                         "note": row.note, "pitfalls": [f.message for f in row.pitfalls]})
         return out
 
-    def to_json(self, indent=None):
+    def to_json(self, indent: int | None = None) -> str:
         """``to_rows()`` as JSON."""
         return json.dumps(self.to_rows(), indent=indent)
 
