@@ -127,46 +127,19 @@ class GradtraceMagics(Magics):
 
     # -- %%gradtrace: a cell ----------------------------------------------------------
     def _trace_cell(self, cell, tr, args):
-        """Run the cell with ``shell.run_cell`` inside ``tr``; show the trace.
-
-        A traceback is held back while the cell runs (a custom exception handler for
-        the inner run) and shown after the trace; then the calling cell is marked as
-        failed with the same exception, so that a kernel replies with an error and a
-        notebook run stops there, without a second traceback.
-        """
+        """Run the cell with ``shell.run_cell`` inside ``tr``; show the trace, then the
+        traceback the cell raised, if any (see ``_InnerCell``)."""
         __tracebackhide__ = True  # noqa: F841
         shell = self.shell
-        previous = get_backend()
-        if args.backend is not None:
-            set_backend(args.backend)  # raises BackendError, saying why, before anything runs
-        held = []
-        saved = shell.custom_exceptions, shell.CustomTB
-        # The displayhook holds the ExecutionResult of the cell that called the magic;
-        # the inner run_cell replaces it, and it is put back after.
-        outer = shell.displayhook.exec_result
-        shell.set_custom_exc((BaseException,), lambda _shell, *exc, tb_offset=None: held.append(exc))
-        try:
-            with tr:
-                result = shell.run_cell(cell)
-        finally:
-            shell.custom_exceptions, shell.CustomTB = saved
-            shell.displayhook.exec_result = outer
-            set_backend(previous)
+        with _backend(args.backend), _InnerCell(shell) as inner, tr:
+            result = shell.run_cell(cell)
         ran = result.error_before_exec is None  # False: a syntax error, nothing ran
         if ran:
             self._show(tr, args, shell.user_ns)
         elif args.output:
             shell.user_ns[args.output] = tr
-        if held:  # shown now, after the trace, as the cell would have shown it
-            etype, value, tb = held[0]
-            custom_types, custom_tb = saved
-            if custom_types and issubclass(etype, custom_types):
-                custom_tb(etype, value, tb)  # the user's own handler for it
-            else:
-                shell.showtraceback((etype, value, tb), running_compiled_code=ran)
-        error = result.error_before_exec or result.error_in_exec
-        if error is not None and outer is not None:
-            outer.error_in_exec = error
+        inner.show_traceback(ran)
+        inner.fail_outer(result.error_before_exec or result.error_in_exec)
 
     # -- %gradtrace: one statement or expression --------------------------------------
     def _trace_statement(self, statement, tr, args, local_ns):
@@ -186,15 +159,12 @@ class GradtraceMagics(Magics):
             code = shell.compile(ast.Expression(tree.body[0].value), filename, "eval")
         else:
             code = shell.compile(tree, filename, "exec")
-        previous = get_backend()
-        if args.backend is not None:
-            set_backend(args.backend)
-        try:
-            with tr:
-                return eval(code, shell.user_ns, namespace)  # None for a statement
-        finally:
-            set_backend(previous)
-            self._show(tr, args, namespace, shell.user_ns)
+        with _backend(args.backend):  # one that is not usable raises here: nothing runs or shows
+            try:
+                with tr:
+                    return eval(code, shell.user_ns, namespace)  # None for a statement
+            finally:
+                self._show(tr, args, namespace, shell.user_ns)
 
     # -- the line form ----------------------------------------------------------------
     def _split_line(self, line):
@@ -223,6 +193,68 @@ class GradtraceMagics(Magics):
         magic_arguments.parse_argstring(self.gradtrace, line)  # only options: bad ones raise
         raise UsageError("%gradtrace needs a statement: %gradtrace [options] statement "
                          "(for a whole cell, %%gradtrace [options] and the code below)")
+
+
+class _backend:
+    """Arrays created inside land on backend ``name`` (None: as they would); the backend
+    is restored after. Choosing one that is not usable raises ``BackendError`` on entry,
+    saying why, before anything runs."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def __enter__(self):
+        self.previous = get_backend()
+        if self.name is not None:
+            set_backend(self.name)
+
+    def __exit__(self, *exc):
+        set_backend(self.previous)
+        return False
+
+
+class _InnerCell:
+    """A cell run inside the magic's own cell (``shell.run_cell`` within ``run_cell``).
+
+    Its traceback is held back while it runs (a custom exception handler) so the caller
+    can show it after the trace; the displayhook's ``ExecutionResult`` of the calling
+    cell, which the inner run replaces, is put back; then ``fail_outer`` marks the
+    calling cell as failed with the same exception, so that a kernel replies with an
+    error and a notebook run stops there, without a second traceback.
+    """
+
+    def __init__(self, shell):
+        self.shell = shell
+        self.held = []
+
+    def __enter__(self):
+        shell = self.shell
+        self.saved = shell.custom_exceptions, shell.CustomTB
+        self.outer = shell.displayhook.exec_result
+        shell.set_custom_exc((BaseException,),
+                             lambda _shell, *exc, tb_offset=None: self.held.append(exc))
+        return self
+
+    def __exit__(self, *exc):
+        self.shell.custom_exceptions, self.shell.CustomTB = self.saved
+        self.shell.displayhook.exec_result = self.outer
+        return False
+
+    def show_traceback(self, ran):
+        """The held traceback, as the cell would have shown it (by the user's own handler
+        for its type, if they set one)."""
+        if not self.held:
+            return
+        etype, value, tb = self.held[0]
+        custom_types, custom_tb = self.saved
+        if custom_types and issubclass(etype, custom_types):
+            custom_tb(etype, value, tb)
+        else:
+            self.shell.showtraceback((etype, value, tb), running_compiled_code=ran)
+
+    def fail_outer(self, error):
+        if error is not None and self.outer is not None:
+            self.outer.error_in_exec = error
 
 
 def load_ipython_extension(ipython):
