@@ -7,8 +7,6 @@ Everything else asks ``xp_of(value)`` for the module of a value and calls ``xp.e
 Modules that do not mirror NumPy's names are seen through ``_array_api.numpy_names``.
 """
 
-import cmath
-
 import numpy as np
 
 from .errors import BackendError
@@ -154,10 +152,15 @@ def backend_status(name: str = "cupy") -> BackendStatus:
 def set_backend(name: str) -> None:
     """Choose where new arrays land: ``"numpy"`` (host) or ``"cupy"`` (GPU).
 
-    Arrays that already exist keep their module; this only picks the module that
-    ``gm.constant``, ``gm.Variable`` and friends use for Python values. Raises
-    ``BackendError``, saying why, when the backend is not usable here
-    (``gm.backend_status(name)`` asks without raising).
+    Under ``"cupy"``, ``gm.constant``, ``gm.Variable`` and the dialects' constructors
+    (``tf.constant``, ``tf.Variable`` ...) put host values, Python numbers and lists and
+    NumPy arrays alike, on the GPU: one host-to-device copy, the dtype kept, as
+    TensorFlow places constants on its default device. An array that is already on a
+    device (a CuPy array) stays there under either backend: nothing is copied back to
+    the host. Arrays of two modules meeting in one op are an error that says how to move
+    one. ``gm.Tensor(array)`` wraps the array as it is. Raises ``BackendError``, saying
+    why, when the backend is not usable here (``gm.backend_status(name)`` asks without
+    raising).
     """
     global _backend
     if name not in ("numpy", "cupy"):
@@ -204,34 +207,3 @@ def kind(dtype):
                 k = "O"
             _KINDS[dtype] = k
     return k
-
-
-# -- NaN and Inf scans (on the device: one scalar comes to the host) ------------------------
-def nonfinite(v):
-    """Whether array ``v`` holds a NaN or an Inf (False for non-floating values)."""
-    if type(v) is np.ndarray or isinstance(v, np.generic):  # NumPy's, the common case, directly
-        if v.dtype.kind not in "fc":
-            return False
-        if v.ndim == 0 and v.dtype.char in "efdFD":  # one number that a Python float or complex
-            return not cmath.isfinite(v.item())  # holds: ten times quicker than a ufunc
-        return not np.isfinite(v).all()
-    if v is None or isinstance(v, str) or not hasattr(v, "dtype") or kind(v.dtype) not in "fc":
-        return False
-    xp = xp_of(v)
-    return not bool(to_host(xp.all(xp.isfinite(v))))
-
-
-def has_nan(v):
-    """Whether array ``v`` holds a NaN (False for non-floating values)."""
-    if v is None or not hasattr(v, "dtype") or kind(v.dtype) not in "fc":
-        return False
-    xp = xp_of(v)
-    return bool(to_host(xp.any(xp.isnan(v))))
-
-
-def count_nonfinite(v):
-    """How many NaN or Inf values array ``v`` holds (0 for non-floating values)."""
-    if v is None or not hasattr(v, "dtype") or kind(v.dtype) not in "fc":
-        return 0
-    xp = xp_of(v)
-    return int(to_host(xp.sum(~xp.isfinite(v))))

@@ -20,7 +20,8 @@ import sys
 
 import numpy as np
 
-from ._backend import default_xp, has_nan, nonfinite, xp_of
+from ._backend import default_xp, xp_of
+from ._scans import has_nan, nonfinite
 from .core import ops
 from .core.custom import custom_gradient
 from .core.ops import stop_gradient

@@ -114,7 +114,7 @@ def _layer(name):
     parts = name.split(".")
     if len(parts) > 2 and parts[1] in ("core", "debug", "render"):
         return parts[1]
-    if name in ("gradmagic._backend", "gradmagic._array_api", "gradmagic.errors"):
+    if name in ("gradmagic._backend", "gradmagic._array_api", "gradmagic._scans", "gradmagic.errors"):
         return "base"
     if name in ("gradmagic", "gradmagic.core", "gradmagic.debug", "gradmagic.render"):
         return "package"

@@ -730,6 +730,76 @@ def test_cupy_status_says_why(monkeypatch, setup, reason):
     assert gm.get_backend() == "numpy"
 
 
+# -- where host values land: the backend's module, as TensorFlow's default device ---------
+class _Device:
+    """A stand-in for CuPy: NumPy underneath, each host-to-device copy counted."""
+
+    __name__ = "cupy"
+
+    def __init__(self):
+        self.copies = []
+
+    def asarray(self, value, dtype=None):
+        self.copies.append(("asarray", type(value).__name__, dtype))
+        return np.asarray(value, dtype=dtype)
+
+    def array(self, value, dtype=None):
+        self.copies.append(("array", type(value).__name__, dtype))
+        return np.array(value, dtype=dtype)
+
+
+@pytest.fixture
+def device(monkeypatch):
+    fake = _Device()
+    monkeypatch.setattr(_backend, "cupy_status", lambda: (fake, ""))
+    gm.set_backend("cupy")
+    yield fake
+    gm.set_backend("numpy")
+
+
+@pytest.mark.parametrize("make, value, call, dtype", [
+    (gm.constant, np.ones(3, np.float64), "asarray", None),  # an array keeps its dtype
+    (gm.constant, np.float32(2.0), "asarray", None),
+    (gm.constant, 2.0, "asarray", np.float32),  # a Python float is float32, as in TensorFlow
+    (gm.constant, [1, 2], "asarray", np.int32),
+    (gm.Variable, np.zeros((2, 2), np.float32), "array", None),  # a Variable owns a copy
+    (gm.Variable, 0.5, "array", np.float32),
+], ids=["constant-array", "constant-numpy-scalar", "constant-float", "constant-list",
+        "Variable-array", "Variable-float"])
+def test_host_values_land_on_the_device_under_the_cupy_backend(device, make, value, call, dtype):
+    t = make(value)
+    assert len(device.copies) == 1  # one host-to-device copy, through the backend's module
+    how, kind, got_dtype = device.copies[0]
+    assert how == call and (got_dtype is None if dtype is None else np.dtype(got_dtype) == dtype)
+    assert t.dtype == (np.asarray(value).dtype if dtype is None else dtype)
+
+
+def test_tf_constructors_land_on_the_device_too(device):
+    import gradmagic.tf as tf
+    tf.constant(np.ones(2)), tf.Variable(np.ones(2)), tf.convert_to_tensor([1.0, 2.0])
+    assert [c[0] for c in device.copies] == ["asarray", "array", "asarray"]
+
+
+@pytest.mark.parametrize("backend", ["numpy", "cupy"])
+def test_an_array_of_another_module_stays_where_it_is(monkeypatch, backend):
+    if backend == "cupy":
+        fake = _Device()
+        monkeypatch.setattr(_backend, "cupy_status", lambda: (fake, ""))
+    gm.set_backend(backend)
+    try:
+        a = xs.asarray([1.0, 2.0])  # stands for a CuPy array: an array that is not NumPy's
+        assert type(gm.constant(a).value) is type(a) and type(gm.Variable(a).value) is type(a)
+        if backend == "cupy":
+            assert fake.copies == []
+    finally:
+        gm.set_backend("numpy")
+
+
+def test_host_values_stay_on_the_host_under_the_numpy_backend():
+    a = np.ones(3, np.float32)
+    assert type(gm.constant(a).value) is np.ndarray and gm.constant(a).value is a  # no copy
+
+
 # ---------------------------------------------------------------------------------------
 # CuPy proper: only where a GPU is usable
 # ---------------------------------------------------------------------------------------
@@ -801,3 +871,80 @@ def test_untraced_gradient_on_cupy_makes_no_device_to_host_copy(cupy, monkeypatc
         loss_h = np.mean(d * d) + gm.logsumexp(h, axis=1).sum() * 1e-3 + np.max(h[[0, 0, 3]])
     for g, gh in zip(grads, tape.gradient(loss_h, hp)):
         np.testing.assert_allclose(cupy.asnumpy(g.value), gh.value, rtol=1e-9, atol=1e-12)
+
+
+def test_assign_puts_host_values_where_the_variable_lives(monkeypatch):
+    v = gm.Variable(np.zeros(2, np.float32))  # on the host
+    fake = _Device()
+    monkeypatch.setattr(_backend, "cupy_status", lambda: (fake, ""))
+    gm.set_backend("cupy")
+    try:
+        v.assign(np.ones(2))
+    finally:
+        gm.set_backend("numpy")
+    assert fake.copies == [] and type(v.value) is np.ndarray and v.dtype == np.float32
+    np.testing.assert_array_equal(v.value, [1.0, 1.0])
+
+
+# -- tracing on a device costs no synchronisation per value --------------------------------
+SYNCS = ("__array__", "__bool__", "__float__", "__int__", "__index__", "__complex__", "__dlpack__")
+
+
+@pytest.fixture
+def host_copies(monkeypatch):
+    """Every way an array_api_strict array (standing for a device array) reaches the host:
+    each is a device-to-host copy, a synchronisation, on a GPU."""
+    copies = []
+    array = type(xs.asarray(0.0))
+    for name in SYNCS:
+        def counted(self, *args, _f=getattr(array, name), _name=name, **kwargs):
+            copies.append(_name)
+            return _f(self, *args, **kwargs)
+        monkeypatch.setattr(array, name, counted)
+    return copies
+
+
+def _mlp_step(make):
+    rng = np.random.default_rng(0)
+    params = [gm.Tensor(make(a)) for a in (rng.standard_normal((8, 16)) / 4, np.zeros(16),
+                                           rng.standard_normal((16, 1)) / 4, np.zeros(1))]
+    x, y = gm.Tensor(make(rng.standard_normal((5, 8)))), gm.Tensor(make(rng.standard_normal((5, 1))))
+    with gm.GradientTape() as tape:
+        tape.watch(params)
+        W1, b1, W2, b2 = params
+        d = np.tanh(x @ W1 + b1) @ W2 + b2 - y
+        loss = np.mean(d * d)
+    return tape.gradient(loss, params)
+
+
+def test_a_traced_step_brings_at_most_one_array_to_the_host_before_it_is_shown(host_copies):
+    _mlp_step(xs.asarray)
+    assert host_copies == []  # untraced: none
+    with gm.trace() as tr:
+        grads = _mlp_step(xs.asarray)
+    assert len(host_copies) <= 1, host_copies  # the trace's scans: one stacked array at most
+    assert all(type(g.value) is type(xs.asarray(0.0)) for g in grads)
+    host_copies.clear()
+    assert "\ngradient\n" in tr.to_text() and host_copies  # shown: values come to the host now
+
+
+def test_the_scan_finds_a_nan_born_on_a_device_with_one_copy(host_copies):
+    x = gm.Tensor(xs.asarray([100.0, 1.0], dtype=xs.float32))
+    with gm.trace() as tr:
+        with gm.GradientTape() as tape:
+            tape.watch(x)
+            with np.errstate(over="ignore"):
+                y = np.log(1 + np.exp(x))
+        with np.errstate(invalid="ignore"):  # 0 * inf, inside array_api_strict's own NumPy
+            tape.gradient(y, x)
+    scanned = len(host_copies)
+    assert scanned == 1, host_copies
+    assert [p.kind for p in tr.pitfalls] == ["nan-origin"]  # found from that one scan
+
+
+def test_scan_tells_nan_from_inf_for_each_value():
+    values = [np.array([1.0, np.nan]), xs.asarray([np.inf, 1.0]), np.ones(2), xs.asarray([1.0, np.nan]),
+              np.arange(3), None, "text", xs.asarray([1, 2])]
+    from gradmagic._scans import scan
+    assert scan(values) == [(True, True), (True, False), (False, False), (True, True),
+                                     (False, False), (False, False), (False, False), (False, False)]

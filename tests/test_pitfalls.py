@@ -382,6 +382,6 @@ def test_check_grad_report_html_escapes_names():
                  id="longdouble 1e400"),  # finite, though no Python float holds it
 ], ids=lambda v: repr(v)[:24])
 def test_the_nan_scan_tells_finite_from_nan_and_inf(value, nonfinite):
-    from gradmagic._backend import nonfinite as scan
+    from gradmagic._scans import nonfinite as scan
     assert bool(scan(value)) is nonfinite
     assert bool(scan(gm.Tensor(value).value)) is nonfinite

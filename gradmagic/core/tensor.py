@@ -12,6 +12,7 @@ import itertools
 
 import numpy as np
 
+from .._array_api import numpy_names
 from .._backend import default_xp, to_host, xp_of
 from ..errors import GradientTypeError, GradientValueError
 
@@ -116,13 +117,13 @@ class Variable(Tensor):
 
     def assign(self, value):
         """Replace the value (same shape; cast to this variable's dtype). Not recorded."""
-        new = to_array(value, None, f"Variable({self.name!r}).assign", "value")
         xp = xp_of(self.value)
+        new = to_array(value, None, f"Variable({self.name!r}).assign", "value", module=xp)
         if tuple(new.shape) != self.shape:
             raise GradientValueError(
                 f"Variable({self.name!r}).assign(value): expected shape {self.shape}, "
                 f"got {tuple(new.shape)}")
-        self.value = xp.array(new, dtype=self.dtype)  # a copy: assign never aliases
+        self.value = numpy_names(xp).array(new, dtype=self.dtype)  # a copy: assign never aliases
         return self
 
     def assign_add(self, delta):
@@ -161,8 +162,13 @@ _PY_DEFAULTS = {np.dtype("float64"): np.float32}
 _INT32 = np.iinfo(np.int32)
 
 
-def to_array(value, dtype, fn, arg, copy=False):
-    """An array of the current backend; Python floats become float32, as in TensorFlow."""
+def to_array(value, dtype, fn, arg, copy=False, module=None):
+    """An array for a constant or a Variable. Host values (Python numbers and lists, NumPy
+    arrays) land on the current backend, as TensorFlow places constants on its default
+    device: under ``set_backend("cupy")``, one host-to-device copy. An array of another
+    module (a CuPy array) stays where it is. Python floats become float32, as in
+    TensorFlow; arrays keep their dtype; ``dtype`` casts. ``module``: where host values
+    land instead of the backend's (a Variable's own, for ``assign``)."""
     if isinstance(value, Tensor):
         value = value.value
     if dtype is not None:
@@ -171,8 +177,10 @@ def to_array(value, dtype, fn, arg, copy=False):
         except TypeError as e:
             raise GradientTypeError(f"{fn}({arg}, dtype=...): {dtype!r} is not a dtype ({e})") from None
     xp = xp_of(value)
-    if xp is np and not isinstance(value, (np.ndarray, np.generic)):
-        xp = default_xp()
+    on_host = xp is np
+    if on_host:  # a host value lands on the backend's module
+        xp = module or default_xp()
+    if on_host and not isinstance(value, (np.ndarray, np.generic)):  # Python numbers, lists
         try:
             host = np.asarray(value)
         except Exception as e:  # ragged lists and the like
@@ -184,7 +192,8 @@ def to_array(value, dtype, fn, arg, copy=False):
                 dtype = np.int32  # as TensorFlow: int32 unless a value needs 64 bits
         value = host
     try:
-        arr = xp.array(value, dtype=dtype) if copy else xp.asarray(value, dtype=dtype)
+        ns = numpy_names(xp)  # an array-API module's array() is its asarray(copy=True)
+        arr = ns.array(value, dtype=dtype) if copy else ns.asarray(value, dtype=dtype)
     except Exception as e:
         raise GradientTypeError(f"{fn}({arg}): cannot make an array of {type(value).__name__} ({e})") from None
     if arr.dtype == object:

@@ -12,7 +12,8 @@ import math
 
 import numpy as np
 
-from .._backend import has_nan, nonfinite, to_host, xp_of
+from .._backend import to_host, xp_of
+from .._scans import has_nan, scan
 from ..core.custom import CustomCall
 from ..core.tensor import Tensor, Variable, raw
 from ..render._format import number, order_name, summary
@@ -20,12 +21,24 @@ from .gradcheck import TOLERANCES, central_difference, relative_step
 
 
 class Pitfall:
-    """A mistake found in a trace: ``kind``, ``message`` (what, where, and the fix), ``row``."""
+    """A mistake found in a trace: ``kind``, ``message`` (what, where, and the fix), ``row``.
 
-    __slots__ = ("kind", "message", "row")
+    ``message`` may be given as a function that writes it: it runs when the message is
+    first read, so the numbers it quotes come to the host only when someone looks."""
+
+    __slots__ = ("kind", "_message", "row")
 
     def __init__(self, kind, message, row=None):
-        self.kind, self.message, self.row = kind, message, row
+        self.kind, self._message, self.row = kind, message, row
+
+    @property
+    def message(self) -> str:
+        if callable(self._message):
+            try:
+                self._message = self._message()
+            except Exception as e:  # a check must never hide the user's own result
+                self._message = f"(this note could not be written: {type(e).__name__}: {e})"
+        return self._message
 
     def __repr__(self):
         where = f" at {self.row.section} #{self.row.index}" if self.row is not None else ""
@@ -69,17 +82,22 @@ def _where(row):
 # -- 4 and 5: NaN or Inf born in the backward pass; a masked where branch ------------------
 def _nan_births(trace):
     """The first backward row of each pass whose downstream is not finite while its
-    upstream and inputs were (a NaN in x itself comes from the forward pass)."""
+    upstream and inputs were (a NaN in x itself comes from the forward pass); and
+    whether each such row's forward output held a NaN already. Every value is scanned at
+    once (``scan``: one synchronisation for device arrays, however many values)."""
+    rows = [r for r in trace.backward if r.kind in ("op", "function")]
+    parts = [(_arrays(r.downstream), _arrays(r.upstream), _arrays(r.inputs), _arrays(r.outputs))
+             for r in rows]
+    values = [v for part in parts for group in part for v in group]
+    flags = dict(zip(map(id, values), scan(values)))
     births, seen = [], set()
-    for row in trace.backward:
-        if row.level in seen or row.kind not in ("op", "function"):
-            continue
-        if not any(nonfinite(d) for d in _arrays(row.downstream)):
+    for row, (downs, ups, xs, outs) in zip(rows, parts):
+        if row.level in seen or not any(flags[id(d)][0] for d in downs):
             continue
         seen.add(row.level)
-        if any(nonfinite(u) for u in _arrays(row.upstream)) or any(has_nan(x) for x in _arrays(row.inputs)):
+        if any(flags[id(u)][0] for u in ups) or any(flags[id(x)][1] for x in xs):
             continue  # it came from upstream (or a folded row): not born here
-        births.append(row)
+        births.append((row, any(flags[id(o)][1] for o in outs)))
     return births
 
 
@@ -134,38 +152,44 @@ def _masked_branch(trace, row):
     return None, None
 
 
-def nan_origin(trace):
+def nan_origin(trace, births=None):
     """NaN or Inf born in the backward pass: the first step, its numbers, cause and fix."""
     found = []
-    for row in _nan_births(trace):
+    for row, nan_before in _nan_births(trace) if births is None else births:
         if _masked_branch(trace, row)[0] is not None:
             continue  # masked_where explains it
-        if any(has_nan(o) for o in _arrays(row.outputs)):
+        if nan_before:
             continue  # the forward value was NaN already: not born in the backward pass
-        c = row.cells()
-        found.append(Pitfall("nan-origin", (
-            f"NaN/Inf first appears in the backward pass at {row.node} ({_where(row)}): "
-            f"{c['x']}, upstream {c['upstream']}, local {c['local']}, downstream "
-            f"{c['downstream']}. Cause: {_cause(row)}. Fix: {STABLE}."), row))
+        found.append(Pitfall("nan-origin", lambda row=row: _nan_origin_message(row), row))
     return found
 
 
-def masked_where(trace):
+def _nan_origin_message(row):
+    c = row.cells()
+    return (f"NaN/Inf first appears in the backward pass at {row.node} ({_where(row)}): "
+            f"{c['x']}, upstream {c['upstream']}, local {c['local']}, downstream "
+            f"{c['downstream']}. Cause: {_cause(row)}. Fix: {STABLE}.")
+
+
+def masked_where(trace, births=None):
     """A where whose unselected branch sends NaN backward (the where-inside-where fix)."""
     found = []
-    for row in _nan_births(trace):
+    for row, _ in _nan_births(trace) if births is None else births:
         f, k = _masked_branch(trace, row)
         if f is None:
             continue
-        branch = "x (taken where the condition is True)" if k == 1 else "y (taken where it is False)"
-        found.append(Pitfall("masked-where", (
-            f"np.where(c, x, y) sends a gradient of 0 into the unselected positions of its "
+        found.append(Pitfall("masked-where", lambda row=row, k=k: _masked_where_message(row, k), row))
+    return found
+
+
+def _masked_where_message(row, k):
+    branch = "x (taken where the condition is True)" if k == 1 else "y (taken where it is False)"
+    return (f"np.where(c, x, y) sends a gradient of 0 into the unselected positions of its "
             f"branch {branch}, computed by {row.node} ({_where(row)}); there {row.node}'s local "
             f"derivative is not finite, and 0 * inf = NaN, so the NaN reaches the inputs even "
             f"though where never selected those values. Cause: {_cause(row)}. Fix: make the "
             f"branch safe where it is not selected, a where inside the where: "
-            f"np.where(c, np.{row.node}(np.where(c, x, 1)), 0)."), row))
-    return found
+            f"np.where(c, np.{row.node}(np.where(c, x, 1)), 0).")
 
 
 # -- 6: why a gradient is None -------------------------------------------------------------
@@ -442,9 +466,14 @@ def detect(trace):
     """Run the detectors over ``trace`` (the costly ones when it was asked to check) and
     attach what they find to the rows; returns the findings."""
     found = []
+    births = None
     for detector in CHEAP + (COSTLY if trace.check else ()):
         try:
-            results = detector(trace)
+            if detector in CHEAP:  # they share one scan of the backward pass's values
+                births = _nan_births(trace) if births is None else births
+                results = detector(trace, births)
+            else:
+                results = detector(trace)
         except Exception as e:  # a check must never hide the user's own result or error
             results = [Pitfall("check-failed", f"the {detector.__name__} check could not run: "
                                f"{type(e).__name__}: {e}")]

@@ -12,7 +12,9 @@ import math
 
 import numpy as np
 
-from .._backend import count_nonfinite, to_host, xp_of
+from .._array_api import numpy_names
+from .._backend import kind, to_host, xp_of
+from .._scans import count_nonfinite
 from ..core.context import paused
 from ..core.tensor import Tensor
 
@@ -51,26 +53,29 @@ def summary(value, precision=4, brief=False):
         value = value.value
     if not hasattr(value, "shape"):
         return number(value, precision) if isinstance(value, (int, float)) else str(value)
-    if value.dtype.kind == "b":
+    k = kind(value.dtype)  # NumPy's letter, also for array-API dtypes
+    if k == "b":
         host = np.asarray(to_host(value))
         return str(host.tolist()) if host.size <= SHOWN else f"{host.shape} bool, {int(host.sum())} true"
     if value.ndim == 0:
-        return number(to_host(value), precision) if value.dtype.kind in "fiu" else str(to_host(value))
+        return number(to_host(value), precision) if k in "fiu" else str(to_host(value))
     size = int(value.size)
     xp = xp_of(value)
     flat = xp.reshape(value, (-1,))
-    shown = np.asarray(to_host(flat[:SHOWN if size <= SHOWN else 3]))
+    shown = np.asarray(to_host(flat[:min(size, SHOWN if size <= SHOWN else 3)]))
     values = ", ".join(number(v, precision) if shown.dtype.kind in "fiu" else str(v) for v in shown)
     if size <= SHOWN:
         return _nested(np.asarray(to_host(value)).tolist(), precision)
     shape = "(" + ",".join(str(n) for n in value.shape) + ")"
-    text = f"{shape} {_SHORT.get(value.dtype.name, value.dtype.name)}"
+    name = str(value.dtype).rpartition(".")[2]  # float32, also for array_api_strict.float32
+    text = f"{shape} {_SHORT.get(name, name)}"
     if not brief:
         text += f" [{values}, ...]"
-    if value.dtype.kind in "fc":
+    if k in "fc":
         finite = xp.isfinite(flat)
-        n_nan = int(to_host(xp.sum(xp.isnan(flat))))
-        n_inf = int(to_host(xp.sum(xp.isinf(flat))))
+        ns = numpy_names(xp)  # sums of booleans, on any module
+        n_nan = int(to_host(ns.sum(xp.isnan(flat))))
+        n_inf = int(to_host(ns.sum(xp.isinf(flat))))
         if bool(to_host(xp.any(finite))):
             lo = number(to_host(xp.min(xp.where(finite, flat, xp.inf))), precision)
             hi = number(to_host(xp.max(xp.where(finite, flat, -xp.inf))), precision)
