@@ -207,3 +207,11 @@ def kind(dtype):
                 k = "O"
             _KINDS[dtype] = k
     return k
+
+
+def numpy_dtype(dtype):
+    """NumPy's dtype for a NumPy, CuPy or array-API dtype (``array_api_strict.float32``)."""
+    try:
+        return np.dtype(dtype)
+    except TypeError:
+        return np.dtype(str(dtype).rpartition(".")[2])

@@ -549,14 +549,21 @@ for step in range(201):
     md("""
 ## The same cell on a GPU
 
-`%%gradtrace --backend cupy` makes the arrays created in the cell CuPy arrays on the GPU;
-the engine, the trace and the pitfall notes work on them unchanged, and values are copied
-to the host only to show them. The cell below uses the GPU where one is usable and NumPy
-elsewhere, so this notebook runs everywhere (its output is not compared).
+`%%gradtrace --backend cupy` runs the cell with the GPU as the default device: `gm.constant`
+and `gm.Variable` put the NumPy arrays and numbers they are given on it (one copy each, the
+dtype kept), as `tf.constant` does on TensorFlow's default device. The engine, the trace and
+the pitfall notes work on the device arrays unchanged; values come to the host only to be
+shown. `gm.backend_status("cupy")` says whether a GPU is usable here, and if not, why; the
+cells below use the GPU where one is, and NumPy elsewhere, so this notebook runs everywhere.
+
+The outputs stored here were made on a machine without a usable GPU, so they say `numpy`;
+where a GPU is usable the last cell prints `cupy` (nbval does not compare these two cells).
 """),
     code("""
-backend = "cupy" if gm.backend_status("cupy") else "numpy"  # gm.backend_status says why not
-"""),
+status = gm.backend_status("cupy")
+backend = "cupy" if status else "numpy"
+print(backend, "-", status.reason or "a GPU is usable")
+""", tags=["nbval-ignore-output"]),
     code("""
 %%gradtrace --backend $backend
 x = gm.constant(X.astype(np.float32))
@@ -565,7 +572,7 @@ with gm.GradientTape() as tape:
     tape.watch(W)
     loss = np.sum(np.tanh(x @ W) ** 2)
 g = tape.gradient(loss, W)
-type(g.value).__module__, g.shape
+type(g.value).__module__.partition(".")[0], g.shape  # the gradient's array module
 """, tags=["nbval-ignore-output"]),
 ]
 

@@ -887,7 +887,8 @@ def test_assign_puts_host_values_where_the_variable_lives(monkeypatch):
 
 
 # -- tracing on a device costs no synchronisation per value --------------------------------
-SYNCS = ("__array__", "__bool__", "__float__", "__int__", "__index__", "__complex__", "__dlpack__")
+SYNCS = ("__array__", "__bool__", "__float__", "__int__", "__index__", "__complex__", "__dlpack__",
+         "__buffer__")  # __buffer__: how NumPy reads it on Python 3.12 and later
 
 
 @pytest.fixture
@@ -896,7 +897,7 @@ def host_copies(monkeypatch):
     each is a device-to-host copy, a synchronisation, on a GPU."""
     copies = []
     array = type(xs.asarray(0.0))
-    for name in SYNCS:
+    for name in (n for n in SYNCS if hasattr(array, n)):
         def counted(self, *args, _f=getattr(array, name), _name=name, **kwargs):
             copies.append(_name)
             return _f(self, *args, **kwargs)
@@ -917,13 +918,14 @@ def _mlp_step(make):
     return tape.gradient(loss, params)
 
 
-def test_a_traced_step_brings_at_most_one_array_to_the_host_before_it_is_shown(host_copies):
+def test_a_traced_step_brings_nothing_to_the_host_until_it_is_looked_at(host_copies):
     _mlp_step(xs.asarray)
     assert host_copies == []  # untraced: none
     with gm.trace() as tr:
         grads = _mlp_step(xs.asarray)
-    assert len(host_copies) <= 1, host_copies  # the trace's scans: one stacked array at most
+    assert host_copies == []  # traced: nothing is read until the trace is looked at
     assert all(type(g.value) is type(xs.asarray(0.0)) for g in grads)
+    assert tr.pitfalls == [] and len(host_copies) == 1  # the scans: one stacked array
     host_copies.clear()
     assert "\ngradient\n" in tr.to_text() and host_copies  # shown: values come to the host now
 
@@ -937,9 +939,10 @@ def test_the_scan_finds_a_nan_born_on_a_device_with_one_copy(host_copies):
                 y = np.log(1 + np.exp(x))
         with np.errstate(invalid="ignore"):  # 0 * inf, inside array_api_strict's own NumPy
             tape.gradient(y, x)
-    scanned = len(host_copies)
-    assert scanned == 1, host_copies
-    assert [p.kind for p in tr.pitfalls] == ["nan-origin"]  # found from that one scan
+    assert host_copies == []
+    assert [p.kind for p in tr.pitfalls] == ["nan-origin"]  # found from one scan
+    assert len(host_copies) == 1, host_copies
+    assert "exp overflow" in tr.pitfalls[0].message  # its numbers come when it is read
 
 
 def test_scan_tells_nan_from_inf_for_each_value():

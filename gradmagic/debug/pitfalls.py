@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from .._backend import to_host, xp_of
+from .._backend import numpy_dtype, to_host, xp_of
 from .._scans import has_nan, scan
 from ..core.custom import CustomCall
 from ..core.tensor import Tensor, Variable, raw
@@ -88,8 +88,8 @@ def _nan_births(trace):
     rows = [r for r in trace.backward if r.kind in ("op", "function")]
     parts = [(_arrays(r.downstream), _arrays(r.upstream), _arrays(r.inputs), _arrays(r.outputs))
              for r in rows]
-    values = [v for part in parts for group in part for v in group]
-    flags = dict(zip(map(id, values), scan(values)))
+    values = list({id(v): v for part in parts for group in part for v in group}.values())
+    flags = dict(zip(map(id, values), scan(values)))  # each value once
     births, seen = [], set()
     for row, (downs, ups, xs, outs) in zip(rows, parts):
         if row.level in seen or not any(flags[id(d)][0] for d in downs):
@@ -105,7 +105,7 @@ def _cause(row):
     """Why a step made NaN or Inf, in words (``0 * inf``, ``log(0)``, exp overflow ...)."""
     xs = _arrays(row.inputs)
     x = _host64(xs[0]) if xs else None
-    dtype = np.dtype(raw(row.inputs[0]).dtype) if xs and hasattr(raw(row.inputs[0]), "dtype") else None
+    dtype = numpy_dtype(raw(row.inputs[0]).dtype) if xs and hasattr(raw(row.inputs[0]), "dtype") else None
     nan = any(has_nan(d) for d in _arrays(row.downstream))
     local = row.local
     zero_times_inf = False

@@ -69,7 +69,8 @@ class Trace(Naming, Listener):
         self.max_rows = options.MAX_ROWS.check(max_rows)
         self.precision = options.PRECISION.check(precision)
         self._forward, self._backward, self._gradients = Rows(max_rows), Rows(max_rows), Rows(max_rows)
-        self.pitfalls = []
+        self._pitfalls = []
+        self._detected = False
         self._stack = []  # open groups, outermost first
         self._owner = {}  # id(output) of an op inside a group -> the outermost group
         self._folding = None  # (group, row) whose backward steps are being folded
@@ -96,23 +97,42 @@ class Trace(Naming, Listener):
         self._close_groups()
         self._flush_fold()
         self.name_from_frame(sys._getframe(1))
-        self.pitfalls = self._found + detect(self)
+        if self.check:  # the checks that call user code again run now, as the block ends
+            self._detect()
         return False
+
+    def _detect(self):
+        """Run the detectors once the block has ended, at the first look at the trace's
+        rows or pitfalls (or at its end, with ``check=True``): a trace that is never
+        looked at reads no value, so tracing a GPU step syncs nothing."""
+        if self._detected or not self._used:
+            return
+        self._detected = True
+        self._pitfalls = self._found + detect(self)
+
+    @property
+    def pitfalls(self) -> list:
+        """The mistakes found, each with ``kind``, ``message`` and ``row`` (see ``pitfalls.py``)."""
+        self._detect()
+        return self._pitfalls
 
     # -- rows ------------------------------------------------------------------------
     @property
     def forward(self) -> list[TraceRow]:
         """The forward rows (first and last ``max_rows // 2`` when there are more)."""
+        self._detect()
         return self._forward.rows(self)
 
     @property
     def backward(self) -> list[TraceRow]:
         """The backward rows, in the order the backward passes ran them."""
+        self._detect()
         return self._backward.rows(self)
 
     @property
     def gradients(self) -> list[TraceRow]:
         """One row per source of each ``tape.gradient`` call: what it returned."""
+        self._detect()
         return self._gradients.rows(self)
 
     def _section(self, section):

@@ -13,7 +13,7 @@ import math
 import numpy as np
 
 from .._array_api import numpy_names
-from .._backend import kind, to_host, xp_of
+from .._backend import kind, numpy_dtype, to_host, xp_of
 from .._scans import count_nonfinite
 from ..core.context import paused
 from ..core.tensor import Tensor
@@ -67,7 +67,7 @@ def summary(value, precision=4, brief=False):
     if size <= SHOWN:
         return _nested(np.asarray(to_host(value)).tolist(), precision)
     shape = "(" + ",".join(str(n) for n in value.shape) + ")"
-    name = str(value.dtype).rpartition(".")[2]  # float32, also for array_api_strict.float32
+    name = numpy_dtype(value.dtype).name  # float32, also for array_api_strict.float32
     text = f"{shape} {_SHORT.get(name, name)}"
     if not brief:
         text += f" [{values}, ...]"
