@@ -9,9 +9,13 @@ naming the function and the way out.
 """
 
 from ..errors import NoGradientError
-from . import ops
+from . import contract, layout, linalg, ops
 from .primitive import apply, binary, unary
 from .tensor import Tensor, Variable
+
+# NumPy function -> its differentiable form, from every family of the catalogue
+FUNCTIONS = {**ops.FUNCTIONS, **layout.FUNCTIONS, **contract.FUNCTIONS, **linalg.FUNCTIONS}
+NONDIFF_FUNCTIONS = ops.NONDIFF_FUNCTIONS
 
 # operator -> Primitive, for the operators that run on every call (one call into the engine)
 BINARY = {"add": ops.add.prim, "sub": ops.subtract.prim, "mul": ops.multiply.prim,
@@ -96,7 +100,8 @@ def _np_name(f):
 def _no_rule(name):
     return NoGradientError(
         f"{name} has no gradient rule in gradmagic, so it cannot run on a Tensor. Write the "
-        "computation with the ops that have one (see gradmagic.ops.FUNCTIONS and UFUNCS), or "
+        "computation with the ops that have one (see gradmagic.core.dispatch.FUNCTIONS and "
+        "gradmagic.ops.UFUNCS), or "
         "give it a gradient: wrap it in a function decorated with @gm.custom_gradient that "
         "computes on x.numpy() and returns (y, grad_fn)")
 
@@ -123,10 +128,10 @@ def dispatch_ufunc(ufunc, method, inputs, kwargs):
 
 def dispatch_function(func, args, kwargs):
     """``Tensor.__array_function__``: run a NumPy function as the matching op."""
-    impl = ops.FUNCTIONS.get(func)
+    impl = FUNCTIONS.get(func)
     if impl is not None:
         return impl(*args, **kwargs)
-    if func in ops.NONDIFF_FUNCTIONS:
+    if func in NONDIFF_FUNCTIONS:
         return ops.nondiff(func, args, kwargs)
     raise _no_rule(_np_name(func))
 
