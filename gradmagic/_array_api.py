@@ -23,7 +23,7 @@ ALIASES = {
     "arctan2": "atan2", "arccosh": "acosh", "arcsinh": "asinh", "arctanh": "atanh",
     "power": "pow", "amax": "max", "amin": "min", "invert": "bitwise_invert",
     "left_shift": "bitwise_left_shift", "right_shift": "bitwise_right_shift",
-    "rint": "round", "around": "round", "true_divide": "divide",
+    "rint": "round", "around": "round", "true_divide": "divide", "conjugate": "conj",
 }
 
 def _counts(xp, x):
@@ -100,10 +100,17 @@ def _fallbacks():
             return xp.copysign(r, x) if kind(r.dtype) in "fc" else xp.where(x < 0, -r, r)
         return fmod
 
+    def logaddexp2(xp):
+        return lambda x, y: xp.logaddexp(x * math.log(2), y * math.log(2)) / math.log(2)
+
+    def scale(factor):
+        return lambda xp: (lambda x: x * factor)
+
     def array(xp):  # NumPy's array(): a copy
         return lambda value, dtype=None: xp.asarray(value, dtype=dtype, copy=True)
 
-    return {"array": array, "sum": sum_, "prod": prod, "var": var, "std": std, "cumsum": cumsum,
+    return {"logaddexp2": logaddexp2, "deg2rad": scale(math.pi / 180), "radians": scale(math.pi / 180),
+            "rad2deg": scale(180 / math.pi), "degrees": scale(180 / math.pi), "array": array, "sum": sum_, "prod": prod, "var": var, "std": std, "cumsum": cumsum,
             "transpose": transpose, "squeeze": squeeze, "expand_dims": expand_dims,
             "concatenate": concatenate, "outer": outer, "exp2": exp2, "cbrt": cbrt, "fmod": fmod}
 

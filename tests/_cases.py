@@ -73,6 +73,11 @@ UNARY = [
     ("arcsinh", np.arcsinh, uniform(-3, 3)),
     ("arccosh", np.arccosh, uniform(1.1, 3)),
     ("arctanh", np.arctanh, uniform(-0.9, 0.9)),
+    ("deg2rad", np.deg2rad, uniform(-200, 200)),
+    ("radians", np.radians, uniform(-200, 200)),
+    ("rad2deg", np.rad2deg, uniform(-3, 3)),
+    ("degrees", np.degrees, uniform(-3, 3)),
+    ("conjugate", np.conjugate, uniform(-2, 2)),
     ("sigmoid", gm.sigmoid, uniform(-4, 4)),
     ("softplus", gm.softplus, uniform(-4, 4)),
 ]
@@ -89,4 +94,8 @@ BINARY = [
     ("maximum", np.maximum, None, grid(0.1), grid(0.0)),
     ("minimum", np.minimum, None, grid(0.1), grid(0.0)),
     ("logaddexp", np.logaddexp, None, uniform(-3, 3), uniform(-3, 3)),
+    ("logaddexp2", np.logaddexp2, None, uniform(-3, 3), uniform(-3, 3)),
+    # |x / y| in (2.08, 2.9): floor and trunc are constant there, away from the jumps
+    ("remainder", np.remainder, operator.mod, magnitude(2.5, 2.9), uniform(1.0, 1.2)),
+    ("fmod", np.fmod, None, magnitude(2.5, 2.9), uniform(1.0, 1.2)),
 ]

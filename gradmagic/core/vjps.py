@@ -16,7 +16,7 @@ import numpy as np
 
 from .._backend import kind
 from . import ops
-from .ops import (cos, cosh, cumsum, exp, flip, getitem, log, matmul,
+from .ops import (cos, cosh, cumsum, exp, exp2, flip, floor, getitem, log, matmul, trunc,
                   reshape, scatter_add, sigmoid, sign, sin, sinh, sqrt, swapaxes, transpose,
                   where, zeros_like)
 from .primitive import defvjp, variadic
@@ -52,6 +52,11 @@ defvjp(U[np.tanh], lambda g, ans, x: g * (1 - ans ** 2), labels=("1 - tanh(x)^2"
 defvjp(U[np.arcsinh], lambda g, ans, x: g / sqrt(x ** 2 + 1), labels=("1 / sqrt(x^2 + 1)",))
 defvjp(U[np.arccosh], lambda g, ans, x: g / sqrt(x ** 2 - 1), labels=("1 / sqrt(x^2 - 1)",))
 defvjp(U[np.arctanh], lambda g, ans, x: g / (1 - x ** 2), labels=("1 / (1 - x^2)",))
+defvjp(U[np.deg2rad], lambda g, ans, x: g * (math.pi / 180), labels=("pi / 180",))
+defvjp(U[np.radians], lambda g, ans, x: g * (math.pi / 180), labels=("pi / 180",))
+defvjp(U[np.rad2deg], lambda g, ans, x: g * (180 / math.pi), labels=("180 / pi",))
+defvjp(U[np.degrees], lambda g, ans, x: g * (180 / math.pi), labels=("180 / pi",))
+defvjp(U[np.conjugate], lambda g, ans, x: g, labels=("1",))  # real values only
 defvjp(ops.SIGMOID, lambda g, ans, x: g * (ans * (1 - ans)), labels=("s(x) (1 - s(x))",))
 defvjp(ops.SOFTPLUS, lambda g, ans, x: g * sigmoid(x), labels=("sigmoid(x)",))
 defvjp(ops.IDENTITY, lambda g, ans, x: g, labels=("1",))
@@ -93,6 +98,14 @@ defvjp(U[np.minimum], lambda g, ans, x, y: where(x <= y, g, 0), lambda g, ans, x
        labels=("[x <= y]", "[x > y]"))
 defvjp(U[np.logaddexp], lambda g, ans, x, y: g * exp(x - ans), lambda g, ans, x, y: g * exp(y - ans),
        labels=("exp(x - ans)", "exp(y - ans)"))
+defvjp(U[np.logaddexp2], lambda g, ans, x, y: g * exp2(x - ans), lambda g, ans, x, y: g * exp2(y - ans),
+       labels=("2^(x - ans)", "2^(y - ans)"))
+# x - floor(x / y) * y and x - trunc(x / y) * y: a jump where x / y is a whole number, and
+# there the one-sided slope, as TensorFlow, JAX and autograd give
+defvjp(U[np.remainder], lambda g, ans, x, y: g, lambda g, ans, x, y: -g * floor(x / y),
+       labels=("1", "-floor(x / y)"))
+defvjp(U[np.fmod], lambda g, ans, x, y: g, lambda g, ans, x, y: -g * trunc(x / y),
+       labels=("1", "-trunc(x / y)"))
 defvjp(ops.WHERE, None, lambda g, ans, c, x, y: where(c, g, 0), lambda g, ans, c, x, y: where(c, 0, g),
        labels=(None, "[c]", "[not c]"))
 
