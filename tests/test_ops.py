@@ -1091,7 +1091,7 @@ def test_nondiff_function_runs_on_tensor_unconnected(func):
 
 
 UNKNOWN = [
-    ("sort", lambda t: np.sort(t), "np.sort"),
+    ("convolve", lambda t: np.convolve(t, t), "np.convolve"),
     ("linalg-det", lambda t: np.linalg.det(t), "np.linalg.det"),
     ("linalg-inv", lambda t: np.linalg.inv(t), "np.linalg.inv"),
     ("add-reduce", lambda t: np.add.reduce(t), "np.add.reduce"),

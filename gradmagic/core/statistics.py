@@ -1,0 +1,235 @@
+"""Sorting, order statistics and NaN-aware reductions of NumPy (``sort``, ``partition``,
+``take_along_axis``, ``median``, ``percentile``, ``quantile``, ``ptp``, ``average``,
+``nansum``, ``nanmean``, ``nan_to_num``, ``select``, ``real``, ``imag``).
+
+Each is composed from the op catalogue's primitives: a sort is the permutation NumPy's
+``argsort`` finds (no gradient of its own) applied by indexing, so the gradient of each
+output goes to the input it came from (at ties, to the one ``argsort`` placed there, as
+in JAX); masks of NaNs and infinities are constants. They differentiate to any order
+with no rule of their own. ``FUNCTIONS`` maps each NumPy function onto its form here.
+"""
+
+import numpy as np
+
+from .._backend import kind, xp_of
+from ..errors import GradientValueError, NoGradientError
+from . import ops
+from .tensor import Tensor, raw
+
+
+def _xp(a):
+    return xp_of(raw(a))
+
+
+def _axis_of(axis, ndim, fn):
+    if not -ndim <= axis < max(ndim, 1):
+        raise GradientValueError(f"{fn}(axis={axis}): the array has {ndim} dimension(s)")
+    return axis % ndim if ndim else 0
+
+
+def take_along_axis(arr, indices, axis=-1):
+    """``np.take_along_axis``: the elements of ``arr`` at ``indices`` along ``axis``."""
+    indices = raw(indices)
+    if axis is None:
+        return ops.getitem(ops.reshape(arr, (-1,)), indices)
+    shape = tuple(np.shape(raw(arr)))
+    axis = _axis_of(axis, len(shape), "np.take_along_axis")
+    if np.ndim(indices) != len(shape):
+        raise GradientValueError(
+            f"np.take_along_axis(indices=...): expected indices with {len(shape)} dimension(s), "
+            f"as arr, got {np.ndim(indices)}")
+    xp = _xp(arr)
+    index = tuple(indices if k == axis else xp.reshape(xp.arange(n), (1,) * k + (n,) + (1,) * (len(shape) - k - 1))
+                  for k, n in enumerate(shape))
+    return ops.getitem(arr, index)
+
+
+def sort(a, axis=-1, kind=None, order=None, *, stable=None):
+    """``np.sort``: ``a`` permuted by NumPy's own ``argsort`` (same ``kind`` and ``stable``)."""
+    if order is not None:
+        raise NoGradientError("np.sort(order=...): structured arrays have no gradient in gradmagic")
+    if axis is None:
+        a, axis = ops.reshape(a, (-1,)), -1
+    xp = _xp(a)
+    options = {} if stable is None else {"stable": stable}
+    return take_along_axis(a, xp.argsort(raw(a), axis=axis, kind=kind, **options), axis)
+
+
+def partition(a, kth, axis=-1, kind="introselect", order=None):
+    """``np.partition``: ``a`` permuted by NumPy's own ``argpartition``."""
+    if order is not None:
+        raise NoGradientError("np.partition(order=...): structured arrays have no gradient in gradmagic")
+    if axis is None:
+        a, axis = ops.reshape(a, (-1,)), -1
+    return take_along_axis(a, _xp(a).argpartition(raw(a), kth, axis=axis, kind=kind), axis)
+
+
+def _to_last(a, axis, fn):
+    """``a`` with the axes in ``axis`` (None: all) moved to the end and merged into one;
+    the shape the reduction keeps, and where ``keepdims`` puts its ones back."""
+    shape = tuple(np.shape(raw(a)))
+    ndim = len(shape)
+    axes = tuple(range(ndim)) if axis is None else tuple(
+        _axis_of(k, ndim, fn) for k in ((axis,) if isinstance(axis, (int, np.integer)) else axis))
+    if len(set(axes)) != len(axes):
+        raise GradientValueError(f"{fn}(axis={axis!r}): an axis is repeated")
+    kept = tuple(k for k in range(ndim) if k not in axes)
+    moved = ops.transpose(a, kept + axes) if kept + axes != tuple(range(ndim)) else a
+    merged = ops.reshape(moved, tuple(shape[k] for k in kept) + (-1,))
+    keep_shape = tuple(1 if k in axes else n for k, n in enumerate(shape))
+    return merged, tuple(shape[k] for k in kept), keep_shape
+
+
+def _nan_where_nan(result, merged):
+    """NaN wherever the reduced slice (the last axis of ``merged``) held a NaN, as NumPy's
+    median and percentile give; a sort alone would put the NaNs last and pick a number."""
+    values = raw(merged)
+    if kind(values.dtype) not in "fc":
+        return result
+    xp = _xp(merged)
+    has_nan = xp.any(xp.isnan(values), axis=-1, keepdims=True)
+    return ops.where(has_nan, xp.nan, result) if bool(xp.any(has_nan)) else result
+
+
+def _quantiles(a, q, axis, method, keepdims, fn):
+    """Quantiles ``q`` (in [0, 1]) of ``a`` over ``axis``, interpolated linearly as
+    NumPy's default method: the result has ``q``'s shape first."""
+    if method != "linear":
+        raise NoGradientError(f"{fn}(method={method!r}): only method='linear' (the default) "
+                              "has a gradient in gradmagic")
+    if isinstance(q, Tensor):
+        raise NoGradientError(f"{fn}(q=...): gradmagic differentiates with respect to a only; "
+                              "give q as a number or a NumPy array")
+    q = np.asarray(q, dtype=np.float64)
+    if np.any((q < 0) | (q > 1)) or np.any(np.isnan(q)):
+        raise GradientValueError(f"{fn}(q=...): expected quantiles in range, got {q.tolist()}")
+    merged, kept, keep_shape = _to_last(a, axis, fn)
+    n = np.shape(raw(merged))[-1]
+    if n == 0:
+        raise GradientValueError(f"{fn}: the slice to reduce is empty")
+    ordered = sort(merged, axis=-1)
+    pos = q * (n - 1)
+    lo = np.floor(pos).astype(np.intp)
+    hi = np.minimum(lo + 1, n - 1)
+    frac = (pos - lo).astype(raw(merged).dtype if kind(raw(merged).dtype) == "f" else np.float64)
+    xp = _xp(merged)
+    below = ops.getitem(ordered, (Ellipsis, xp.asarray(lo.reshape(-1))))
+    above = ops.getitem(ordered, (Ellipsis, xp.asarray(hi.reshape(-1))))
+    result = below + (above - below) * xp.asarray(frac.reshape(-1))  # (*kept, q.size)
+    result = _nan_where_nan(result, merged)
+    result = ops.moveaxis(result, -1, 0)  # q first, as NumPy
+    result = ops.reshape(result, q.shape + kept)
+    if keepdims:
+        result = ops.reshape(result, q.shape + keep_shape)
+    return result
+
+
+def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
+             weights=None, interpolation=None):
+    ops.unsupported("np.quantile", out=out, weights=weights, interpolation=interpolation)
+    return _quantiles(a, q, axis, method, keepdims, "np.quantile")
+
+
+def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
+               weights=None, interpolation=None):
+    ops.unsupported("np.percentile", out=out, weights=weights, interpolation=interpolation)
+    if isinstance(q, Tensor):
+        return _quantiles(a, q, axis, method, keepdims, "np.percentile")  # says why it cannot
+    return _quantiles(a, np.asarray(q, dtype=np.float64) / 100, axis, method, keepdims, "np.percentile")
+
+
+def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    """``np.median``: the middle element, or the mean of the two middle ones."""
+    ops.unsupported("np.median", out=out)
+    return _quantiles(a, 0.5, axis, "linear", keepdims, "np.median")
+
+
+def ptp(a, axis=None, out=None, keepdims=False):
+    ops.unsupported("np.ptp", out=out)
+    return ops.max(a, axis=axis, keepdims=keepdims) - ops.min(a, axis=axis, keepdims=keepdims)
+
+
+def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
+    """``np.average``: ``sum(a * w) / sum(w)`` over ``axis``; the weights may be Tensors too."""
+    if weights is None:
+        avg = ops.mean(a, axis=axis, keepdims=keepdims)
+        if not returned:
+            return avg
+        count = np.size(raw(a)) // max(np.size(raw(avg)), 1)
+        return avg, ops.zeros_like(avg) + count
+    a_shape, w_shape = np.shape(raw(a)), np.shape(raw(weights))
+    if w_shape != a_shape:
+        if axis is None or not isinstance(axis, (int, np.integer)) or len(w_shape) != 1 or (
+                w_shape[0] != a_shape[axis]):
+            raise GradientValueError(
+                f"np.average(weights=...): expected weights of shape {a_shape}, or 1-D weights "
+                f"as long as the axis given, got shape {w_shape} with axis={axis!r}")
+        axis = _axis_of(axis, len(a_shape), "np.average")
+        weights = ops.reshape(weights, (1,) * axis + w_shape + (1,) * (len(a_shape) - axis - 1))
+    total = ops.sum(ops.broadcast_to(weights, a_shape), axis=axis, keepdims=keepdims)
+    avg = ops.sum(ops.multiply(a, weights), axis=axis, keepdims=keepdims) / total
+    return (avg, total) if returned else avg
+
+
+def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):
+    """``np.nansum``: NaNs count as zero, and get no gradient."""
+    ops.unsupported("np.nansum", dtype=dtype, out=out, initial=initial, where=where)
+    return ops.sum(ops.where(_xp(a).isnan(raw(a)), 0, a), axis=axis, keepdims=keepdims)
+
+
+def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
+    """``np.nanmean``: the mean of the values that are not NaN (NaN where all are)."""
+    ops.unsupported("np.nanmean", dtype=dtype, out=out, where=where)
+    xp = _xp(a)
+    counted = ops.sum(ops.astype(Tensor(~xp.isnan(raw(a))), raw(a).dtype), axis=axis, keepdims=keepdims)
+    return nansum(a, axis=axis, keepdims=keepdims) / counted
+
+
+def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
+    """``np.nan_to_num``: NaN and infinities replaced by numbers; the gradient is 1 where
+    ``x`` was finite and 0 where it was replaced."""
+    values = raw(x)
+    if kind(values.dtype) not in "fc":
+        return x
+    if kind(values.dtype) == "c":
+        raise NoGradientError("np.nan_to_num of complex values has no gradient in gradmagic")
+    xp = _xp(x)
+    big = np.finfo(np.dtype(str(values.dtype).rpartition(".")[2])).max
+    out = ops.where(xp.isnan(values), nan, x)
+    out = ops.where(xp.isinf(values) & (values > 0), big if posinf is None else posinf, out)
+    return ops.where(xp.isinf(values) & (values < 0), -big if neginf is None else neginf, out)
+
+
+def select(condlist, choicelist, default=0):
+    """``np.select``: the choice of the first condition that holds, else ``default``."""
+    if len(condlist) != len(choicelist):
+        raise GradientValueError(f"np.select: expected as many choices as conditions, got "
+                                 f"{len(choicelist)} choices for {len(condlist)} conditions")
+    out = default
+    for cond, choice in zip(reversed(condlist), reversed(choicelist)):
+        out = ops.where(raw(cond), choice, out)
+    return out
+
+
+def real(val):
+    """``np.real`` of real values: the values themselves (gradmagic is real-only)."""
+    if kind(raw(val).dtype) == "c":
+        raise NoGradientError("np.real of complex values has no gradient in gradmagic: it "
+                              "differentiates real values only")
+    return val
+
+
+def imag(val):
+    """``np.imag`` of real values: zeros, whose gradient is zero (not None)."""
+    if kind(raw(val).dtype) == "c":
+        raise NoGradientError("np.imag of complex values has no gradient in gradmagic: it "
+                              "differentiates real values only")
+    return ops.multiply(val, 0)
+
+
+FUNCTIONS = {
+    np.sort: sort, np.partition: partition, np.take_along_axis: take_along_axis,
+    np.median: median, np.percentile: percentile, np.quantile: quantile, np.ptp: ptp,
+    np.average: average, np.nansum: nansum, np.nanmean: nanmean, np.nan_to_num: nan_to_num,
+    np.select: select, np.real: real, np.imag: imag,
+}

@@ -1,0 +1,158 @@
+"""Sorting, order statistics and NaN-aware reductions (gradmagic/core/statistics.py):
+NumPy's values, and gradients against central finite differences to second order."""
+
+import numpy as np
+import pytest
+
+import gradmagic as gm
+from gradmagic.core import statistics
+
+from _cases import distinct, rng_for, uniform
+
+# name, function, domain, shape; inputs without ties, so that every function is smooth there
+CASES = [
+    ("sort", lambda x: np.sort(x), distinct, (3, 4)),
+    ("sort-axis0", lambda x: np.sort(x, axis=0), distinct, (3, 4)),
+    ("sort-axis-none", lambda x: np.sort(x, axis=None), distinct, (3, 4)),
+    ("sort-stable", lambda x: np.sort(x, kind="stable"), distinct, (5,)),
+    ("partition", lambda x: np.partition(x, 2, axis=1), distinct, (3, 5)),
+    ("partition-axis-none", lambda x: np.partition(x, (1, 3), axis=None), distinct, (2, 3)),
+    ("take_along_axis", lambda x: np.take_along_axis(x, np.argsort(np.asarray(x), axis=1)[:, ::-1], 1),
+     distinct, (3, 4)),
+    ("take_along_axis-none", lambda x: np.take_along_axis(x, np.array([3, 0, 0, 5]), None), distinct, (2, 3)),
+    ("median", lambda x: np.median(x), distinct, (3, 4)),
+    ("median-odd-axis1", lambda x: np.median(x, axis=1), distinct, (2, 5)),
+    ("median-keepdims", lambda x: np.median(x, axis=0, keepdims=True), distinct, (4, 3)),
+    ("median-axes", lambda x: np.median(x, axis=(0, 2)), distinct, (2, 3, 3)),
+    ("percentile", lambda x: np.percentile(x, 30), distinct, (3, 4)),
+    ("percentile-list-axis", lambda x: np.percentile(x, [10, 50, 95], axis=0), distinct, (5, 3)),
+    ("percentile-keepdims", lambda x: np.percentile(x, [20, 80], axis=1, keepdims=True), distinct, (2, 5)),
+    ("quantile", lambda x: np.quantile(x, 0.75, axis=-1), distinct, (2, 3, 4)),
+    ("ptp", lambda x: np.ptp(x), distinct, (3, 4)),
+    ("ptp-axis", lambda x: np.ptp(x, axis=0, keepdims=True), distinct, (3, 4)),
+    ("average", lambda x: np.average(x), uniform(-2, 2), (3, 4)),
+    ("average-weights-1d", lambda x: np.average(x, axis=1, weights=np.arange(1.0, 5.0)), uniform(-2, 2), (3, 4)),
+    ("average-weights-full", lambda x: np.average(x, weights=x * x + 1), uniform(-2, 2), (3, 4)),
+    ("average-returned", lambda x: np.average(x, axis=0, weights=np.ones((3, 4)) * 2, returned=True)[0]
+     * np.average(x, axis=0, weights=x * x + 1, returned=True)[1], uniform(-2, 2), (3, 4)),
+    ("nansum", lambda x: np.nansum(x, axis=0), uniform(-2, 2), (3, 4)),
+    ("nanmean", lambda x: np.nanmean(x, axis=1, keepdims=True), uniform(-2, 2), (3, 4)),
+    ("nan_to_num", lambda x: np.nan_to_num(x * x), uniform(-2, 2), (3, 4)),
+    ("select", lambda x: np.select([np.asarray(x) > 0.5, np.asarray(x) < -0.5], [x * x, 2 * x], np.sin(x)),
+     uniform(-2, 2), (3, 4)),
+    ("real", lambda x: np.real(x) * x, uniform(-2, 2), (3,)),
+    ("imag", lambda x: np.imag(x) + x, uniform(-2, 2), (3,)),
+]
+
+
+def _weighted(fn, weights):
+    def f(*xs):
+        return np.sum(fn(*xs) * weights)
+    return f
+
+
+@pytest.mark.parametrize("name, fn, domain, shape", [pytest.param(*c, id=c[0]) for c in CASES])
+def test_value_is_numpys(name, fn, domain, shape):
+    x = np.array(domain(rng_for("statistics", name), shape), dtype=np.float64)
+    got = fn(gm.constant(x))
+    assert isinstance(got, gm.Tensor)
+    np.testing.assert_allclose(got.numpy(), fn(x), rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("order", [1, 2])
+@pytest.mark.parametrize("name, fn, domain, shape", [pytest.param(*c, id=c[0]) for c in CASES])
+def test_gradient_matches_finite_differences(name, fn, domain, shape, order):
+    x = np.array(domain(rng_for("statistics", name), shape), dtype=np.float64)
+    weights = rng_for("weights", name).standard_normal(np.shape(fn(x)))
+    report = gm.check_grad(_weighted(fn, weights), x, order=order)
+    assert report, str(report)
+
+
+def test_every_function_has_a_case():
+    tested = {name.split("-")[0] for name, *_ in CASES}
+    assert {f.__name__ for f in statistics.FUNCTIONS} <= tested
+
+
+# -- hand-derived ------------------------------------------------------------------------
+def _grad(fn, x):
+    t = gm.constant(np.asarray(x, dtype=np.float64))
+    with gm.GradientTape() as tape:
+        tape.watch(t)
+        y = fn(t)
+    return tape.gradient(y, t).numpy()
+
+
+def test_the_median_of_an_odd_count_sends_the_gradient_to_the_middle_element():
+    np.testing.assert_array_equal(_grad(np.median, [3.0, 1.0, 2.0]), [0.0, 0.0, 1.0])
+
+
+def test_the_median_of_an_even_count_splits_it_between_the_two_middle_elements():
+    np.testing.assert_array_equal(_grad(np.median, [4.0, 1.0, 3.0, 2.0]), [0.0, 0.0, 0.5, 0.5])
+
+
+def test_a_percentile_interpolates_between_its_neighbours():
+    # positions 0.3 * 4 = 1.2: 0.8 of the second smallest and 0.2 of the third
+    np.testing.assert_allclose(_grad(lambda t: np.percentile(t, 30), [5.0, 1.0, 4.0, 2.0, 3.0]),
+                               [0.0, 0.0, 0.0, 0.8, 0.2])
+
+
+def test_sort_sends_each_output_gradient_to_the_element_it_came_from():
+    g = _grad(lambda t: np.sum(np.sort(t) * np.array([1.0, 10.0, 100.0])), [3.0, 1.0, 2.0])
+    np.testing.assert_array_equal(g, [100.0, 1.0, 10.0])
+
+
+def test_nansum_and_nanmean_give_nan_positions_no_gradient():
+    x = [1.0, np.nan, 3.0]
+    np.testing.assert_array_equal(_grad(np.nansum, x), [1.0, 0.0, 1.0])
+    np.testing.assert_array_equal(_grad(np.nanmean, x), [0.5, 0.0, 0.5])
+
+
+def test_nan_to_num_replaces_as_numpy_and_passes_the_gradient_where_finite():
+    x = np.array([1.0, np.nan, np.inf, -np.inf], dtype=np.float32)
+    got = np.nan_to_num(gm.constant(x), nan=-1.0)
+    np.testing.assert_array_equal(got.numpy(), np.nan_to_num(x, nan=-1.0))
+    assert got.dtype == np.float32
+    np.testing.assert_array_equal(_grad(lambda t: np.nan_to_num(t, posinf=9.0, neginf=-9.0), x),
+                                  [1.0, 0.0, 0.0, 0.0])
+
+
+@pytest.mark.parametrize("fn", [np.median, lambda t: np.percentile(t, 40), lambda t: np.quantile(t, 0.1)],
+                         ids=["median", "percentile", "quantile"])
+def test_a_nan_makes_the_order_statistic_nan_as_in_numpy(fn):
+    x = np.array([[1.0, np.nan, 3.0], [1.0, 2.0, 3.0]])
+    got = np.median(gm.constant(x), axis=1) if fn is np.median else fn(gm.constant(x[0]))
+    want = np.median(x, axis=1) if fn is np.median else fn(x[0])
+    np.testing.assert_array_equal(got.numpy(), want)
+
+
+@pytest.mark.parametrize("fn", [lambda t: np.sort(t), np.median, lambda t: np.percentile(t, [25, 75]),
+                                lambda t: np.average(t, weights=np.ones(3, np.float32)), np.nanmean, np.ptp],
+                         ids=["sort", "median", "percentile", "average", "nanmean", "ptp"])
+def test_float32_stays_float32(fn):
+    t = gm.constant(np.array([0.5, -1.5, 2.0], dtype=np.float32))
+    with gm.GradientTape() as tape:
+        tape.watch(t)
+        y = fn(t)
+    assert y.dtype == np.float32 and tape.gradient(y, t).dtype == np.float32
+
+
+# -- what has no gradient says so -----------------------------------------------------------
+@pytest.mark.parametrize("call, match", [
+    (lambda t: np.percentile(t, gm.constant(50.0)), r"np.percentile\(q=...\): gradmagic differentiates with respect to a only"),
+    (lambda t: np.quantile(t, 0.5, method="nearest"), r"np.quantile\(method='nearest'\): only method='linear'"),
+    (lambda t: np.median(t, out=np.zeros(())), r"np.median\(out=...\)"),
+    (lambda t: np.real(t.astype(np.complex128)), r"np.real of complex values"),
+], ids=["percentile-q-tensor", "quantile-method", "median-out", "real-complex"])
+def test_what_has_no_gradient_says_why(call, match):
+    with pytest.raises(gm.NoGradientError, match=match):
+        call(gm.constant(np.array([1.0, 2.0, 3.0])))
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda t: np.percentile(t, 120), r"np.percentile\(q=...\): expected quantiles in range"),
+    (lambda t: np.average(t, axis=0, weights=np.ones(2)), r"np.average\(weights=...\): expected weights of shape"),
+    (lambda t: np.select([t > 0], [t, t]), r"np.select: expected as many choices as conditions"),
+], ids=["percentile-range", "average-weights-shape", "select-counts"])
+def test_bad_arguments_name_the_function_and_what_was_expected(call, match):
+    with pytest.raises(gm.GradmagicError, match=match):
+        call(gm.constant(np.array([1.0, 2.0, 3.0])))
