@@ -124,6 +124,10 @@ class GradientTape:
                 self._entries.append((ops.IDENTITY, (y,), (y.value,), o, {}))
                 ids.add(id(o))
 
+    def follows(self, tensor) -> bool:
+        """Whether this tape follows ``tensor``: watched, or computed from what it watches."""
+        return id(tensor) in self._ids
+
     def watch(self, tensor) -> None:
         """Follow ``tensor`` (a Tensor, a Variable, or a list/tuple/dict of them)."""
         for t in _flatten(tensor, "GradientTape.watch", "tensor")[0]:
