@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import gradmagic as gm
-from gradmagic.core import layout
+from gradmagic.core import dispatch, layout
 
 from _cases import rng_for, sid, uniform
 
@@ -239,7 +239,202 @@ def test_every_function_has_cases():
     assert not missing, f"no test case for {missing}"
 
 
-def test_every_function_dispatches_here():
-    from gradmagic.core import dispatch
-    for func, impl in layout.FUNCTIONS.items():
-        assert dispatch.FUNCTIONS[func] is impl, func.__name__
+@pytest.mark.parametrize("func", list(layout.FUNCTIONS), ids=lambda f: f.__name__)
+def test_numpy_dispatches_here(func):
+    assert dispatch.FUNCTIONS[func] is layout.FUNCTIONS[func]
+
+
+# -- hand-derived gradients (the expected value from the formula, with NumPy on arrays) ----
+def tape_grads(f, arrays, weights, dtype=np.float64):
+    xs = [gm.constant(np.asarray(a, dtype=dtype)) for a in arrays]
+    with gm.GradientTape() as tape:
+        tape.watch(xs)
+        y = sum(np.sum(p * w) for p, w in zip(parts(f(*xs)), weights))
+    return [g.numpy() for g in tape.gradient(y, xs)]
+
+
+def _edge_pad_grad(w, x_shape, before):
+    g = np.zeros(x_shape)
+    for i, j in np.ndindex(w.shape):  # every padded cell copies the nearest cell of x
+        g[min(max(i - before, 0), x_shape[0] - 1), min(max(j - before, 0), x_shape[1] - 1)] += w[i, j]
+    return [g]
+
+
+def _counts_grad(w, counts):
+    ends = np.cumsum(counts)
+    return [np.stack([w[:, e - c:e].sum(axis=1) for c, e in zip(counts, ends)], axis=1)]
+
+
+HAND = [
+    pytest.param(lambda x: np.roll(x, 2, axis=1), [(2, 3)],
+                 lambda w, xs: [np.roll(w[0], -2, axis=1)], id="roll: roll(w, -shift)"),
+    pytest.param(lambda x: np.roll(x, 4), [(2, 3)],
+                 lambda w, xs: [np.roll(w[0], -4)], id="roll-raveled: roll(w, -shift)"),
+    pytest.param(lambda x: np.rot90(x, 1), [(2, 3)],
+                 lambda w, xs: [np.rot90(w[0], -1)], id="rot90: rot90(w, -k)"),
+    pytest.param(lambda x: np.rot90(x, 3, (1, 2)), [(2, 3, 2)],
+                 lambda w, xs: [np.rot90(w[0], -3, (1, 2))], id="rot90-axes: rot90(w, -k, axes)"),
+    pytest.param(lambda x: np.rollaxis(x, 2), [(2, 3, 4)],
+                 lambda w, xs: [np.moveaxis(w[0], 0, 2)], id="rollaxis: the axis moved back"),
+    pytest.param(lambda x: np.repeat(x, 3, axis=1), [(2, 3)],
+                 lambda w, xs: [w[0].reshape(2, 3, 3).sum(-1)], id="repeat-int: sum of each group"),
+    pytest.param(lambda x: np.repeat(x, [2, 0, 3], axis=1), [(2, 3)],
+                 lambda w, xs: _counts_grad(w[0], [2, 0, 3]), id="repeat-counts: sum of each group"),
+    pytest.param(lambda x: np.tile(x, (2, 3)), [(2, 3)],
+                 lambda w, xs: [w[0].reshape(2, 2, 3, 3).sum((0, 2))], id="tile: sum of the tiles"),
+    pytest.param(lambda x: np.pad(x, 2, "edge"), [(2, 3)],
+                 lambda w, xs: _edge_pad_grad(w[0], (2, 3), 2), id="pad-edge: border cells add up"),
+    pytest.param(lambda x, c: np.pad(x, 1, constant_values=c), [(2, 3), ()],
+                 lambda w, xs: [w[0][1:-1, 1:-1], w[0].sum() - w[0][1:-1, 1:-1].sum()],
+                 id="pad-constant: the interior to x, the border to c"),
+    pytest.param(lambda x: np.pad(x, (2, 1), "reflect"), [(4,)],
+                 lambda w, xs: [w[0][2:6] + np.array([0, w[0][1], w[0][0], 0])
+                                + np.array([0, 0, w[0][6], 0])], id="pad-reflect: mirrored cells add"),
+    pytest.param(lambda x: np.hsplit(x, [1]), [(2, 3)],
+                 lambda w, xs: [np.concatenate(w, axis=1)], id="hsplit: the parts' weights joined"),
+    pytest.param(lambda x, y: np.append(x, y), [(2, 2), (3,)],
+                 lambda w, xs: [w[0][:4].reshape(2, 2), w[0][4:]], id="append: the weights split"),
+    pytest.param(lambda x, y: np.column_stack([x, y]), [(3,), (3, 2)],
+                 lambda w, xs: [w[0][:, 0], w[0][:, 1:]], id="column_stack: columns back"),
+    pytest.param(lambda x, y: np.atleast_3d(x, y), [(3,), (2, 3)],
+                 lambda w, xs: [w[0].reshape(3), w[1].reshape(2, 3)], id="atleast_3d: reshaped back"),
+]
+
+
+@pytest.mark.parametrize("f,shapes,expected", HAND)
+def test_hand_derived_gradient(f, shapes, expected):
+    arrays = draw(shapes, "hand", shapes)
+    rng = rng_for("hand-weights", shapes)
+    weights = [rng.standard_normal(np.shape(p)) for p in parts(f(*arrays))]
+    for got, want in zip(tape_grads(f, arrays, weights), expected(weights, arrays)):
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-14)
+
+
+# -- float32 stays float32 ----------------------------------------------------------------
+FLOAT32 = [
+    case("hstack", np.hstack, lambda x: np.hstack([x, x]), (2, 3)),
+    case("vstack-float32-array", np.vstack, lambda x: np.vstack([x, np.ones(3, np.float32)]), (2, 3)),
+    case("array_split", np.array_split, lambda x: np.array_split(x, 2, axis=1), (2, 3)),
+    case("atleast_3d", np.atleast_3d, lambda x: np.atleast_3d(x), (3,)),
+    case("rot90", np.rot90, lambda x: np.rot90(x), (2, 3)),
+    case("roll", np.roll, lambda x: np.roll(x, 1, axis=(0, 1)), (2, 3)),
+    case("repeat-counts", np.repeat, lambda x: np.repeat(x, [1, 2, 0], axis=1), (2, 3)),
+    case("tile", np.tile, lambda x: np.tile(x, (2, 2)), (2, 3)),
+    case("pad-int-constant", np.pad, lambda x: np.pad(x, 1, constant_values=2), (2, 3)),
+    case("pad-float64-constant", np.pad, lambda x: np.pad(x, 1, constant_values=np.float64(0.5)), (2, 3)),
+    case("pad-reflect", np.pad, lambda x: np.pad(x, 2, "reflect"), (2, 3)),
+]
+
+
+@pytest.mark.parametrize("func,f,shapes", FLOAT32)
+def test_float32_stays_float32(func, f, shapes):
+    arrays = [a.astype(np.float32) for a in draw(shapes, "f32", shapes)]
+    expected, got = assert_values(f, arrays)  # NumPy's dtype, which is float32 here
+    assert all(p.dtype == np.float32 for p in parts(expected))
+    weights = [np.ones(np.shape(p), np.float32) for p in parts(expected)]
+    grads = tape_grads(f, arrays, weights, dtype=np.float32)
+    assert all(g.dtype == np.float32 for g in grads)
+
+
+# -- Tensors mixed with arrays, numbers and lists ------------------------------------------
+MIXED = [
+    pytest.param(lambda t: np.hstack([np.ones(2), t, [5.0]]), id="hstack-array-tensor-list"),
+    pytest.param(lambda t: np.vstack((t, np.zeros(3))), id="vstack-tensor-array"),
+    pytest.param(lambda t: np.column_stack([2.0 * np.ones(3), t]), id="column_stack-array-tensor"),
+    pytest.param(lambda t: np.dstack([t, np.ones(3)]), id="dstack-tensor-array"),
+    pytest.param(lambda t: np.append([1.0, 2.0], t), id="append-list-tensor"),
+    pytest.param(lambda t: np.atleast_2d(1.0, t)[1], id="atleast_2d-number-tensor"),
+    pytest.param(lambda t: np.pad(t, 1, constant_values=[t[0], 2.0]), id="pad-tensor-and-its-value"),
+    pytest.param(lambda t: np.hstack([[t[2], 1.0], t]), id="hstack-list-holding-a-tensor"),
+]
+
+
+@pytest.mark.parametrize("f", MIXED)
+def test_mixed_inputs_carry_the_tensors_gradient(f):
+    x = np.array([0.5, -1.0, 2.0])
+    t = gm.constant(x)
+    with gm.GradientTape() as tape:
+        tape.watch(t)
+        y = f(t)
+        loss = np.sum(y * y)
+    assert isinstance(y, gm.Tensor)
+    np.testing.assert_allclose(y.numpy(), f(x), rtol=1e-12, atol=1e-14)
+    g = tape.gradient(loss, t)
+    # d/dt sum(y^2) = 2 * sum of the cells of y that copy each element of t
+    eps = 1e-6
+    want = np.array([(np.sum(f(x + eps * e) ** 2) - np.sum(f(x - eps * e) ** 2)) / (2 * eps)
+                     for e in np.eye(3)])
+    np.testing.assert_allclose(g.numpy(), want, rtol=1e-6, atol=1e-8)
+
+
+# -- errors: NumPy's kind of error, with the function named --------------------------------
+ERRORS = [
+    pytest.param(lambda x: np.fliplr(x), (3,), id="fliplr-1d"),
+    pytest.param(lambda x: np.flipud(x), (), id="flipud-0d"),
+    pytest.param(lambda x: np.rot90(x, axes=(0, 0)), (2, 3), id="rot90-same-axes"),
+    pytest.param(lambda x: np.rot90(x, axes=(0,)), (2, 3), id="rot90-one-axis"),
+    pytest.param(lambda x: np.rot90(x, axes=(0, 3)), (2, 3), id="rot90-axis-out-of-range"),
+    pytest.param(lambda x: np.roll(x, 1, axis=2), (2, 3), id="roll-axis-out-of-range"),
+    pytest.param(lambda x: np.rollaxis(x, 3), (2, 3), id="rollaxis-axis-out-of-range"),
+    pytest.param(lambda x: np.rollaxis(x, 0, 5), (2, 3), id="rollaxis-start-out-of-range"),
+    pytest.param(lambda x: np.repeat(x, -1), (3,), id="repeat-negative"),
+    pytest.param(lambda x: np.repeat(x, [1, 2]), (3,), id="repeat-counts-length"),
+    pytest.param(lambda x: np.repeat(x, 2, axis=1), (3,), id="repeat-axis-out-of-range"),
+    pytest.param(lambda x: np.tile(x, -1), (3,), id="tile-negative"),
+    pytest.param(lambda x: np.pad(x, 1.5), (3,), id="pad-float-width"),
+    pytest.param(lambda x: np.pad(x, -1), (3,), id="pad-negative-width"),
+    pytest.param(lambda x: np.pad(x, ((1, 1), (1, 1), (1, 1))), (2, 3), id="pad-too-many-pairs"),
+    pytest.param(lambda x: np.pad(x, 1, "edge"), (0, 2), id="pad-edge-empty-axis"),
+    pytest.param(lambda x: np.pad(x, 1, reflect_type="odd"), (3,), id="pad-constant-reflect_type"),
+    pytest.param(lambda x: np.array_split(x, 0), (3,), id="array_split-0-sections"),
+    pytest.param(lambda x: np.hsplit(x, 2), (3,), id="hsplit-unequal"),
+    pytest.param(lambda x: np.hsplit(x, 1), (), id="hsplit-0d"),
+    pytest.param(lambda x: np.vsplit(x, 1), (3,), id="vsplit-1d"),
+    pytest.param(lambda x: np.dsplit(x, 1), (2, 3), id="dsplit-2d"),
+    pytest.param(lambda x: np.append(x, np.ones(3), axis=0), (2, 3), id="append-ndim-mismatch"),
+    pytest.param(lambda x: np.vstack([x, np.ones(2)]), (3,), id="vstack-shape-mismatch"),
+    pytest.param(lambda x: np.hstack(y for y in [x, x]), (3,), id="hstack-generator"),
+]
+
+
+@pytest.mark.parametrize("f,shape", ERRORS)
+def test_errors_are_numpys_kind(f, shape):
+    x = np.ones(shape)
+    with pytest.raises(Exception) as numpy_error:
+        f(x)
+    with pytest.raises(type(numpy_error.value)):
+        f(gm.constant(x))
+
+
+UNSUPPORTED = [
+    pytest.param(lambda x: np.hstack([x, x], dtype=np.float32), "dtype", id="hstack-dtype"),
+    pytest.param(lambda x: np.vstack([x, x], casting="no"), "casting", id="vstack-casting"),
+    pytest.param(lambda x: np.pad(x, 1, "mean"), "mean", id="pad-mean"),
+    pytest.param(lambda x: np.pad(x, 1, "linear_ramp"), "linear_ramp", id="pad-linear_ramp"),
+    pytest.param(lambda x: np.pad(x, 1, lambda v, w, i, k: None), "mode", id="pad-callable"),
+    pytest.param(lambda x: np.pad(x, 1, "reflect", reflect_type="odd"), "odd", id="pad-reflect-odd"),
+]
+
+
+@pytest.mark.parametrize("f,word", UNSUPPORTED)
+def test_unsupported_arguments_say_so(f, word):
+    with pytest.raises(gm.NoGradientError, match=word) as e:
+        f(gm.constant(np.ones(3)))
+    assert "np." in str(e.value)
+
+
+@pytest.mark.skipif(not hasattr(np, "row_stack"), reason="this NumPy has no np.row_stack")
+def test_row_stack_warns_as_numpy_does():
+    with pytest.warns(DeprecationWarning, match="row_stack"):
+        np.row_stack([gm.constant(np.ones(3)), np.zeros(3)])
+
+
+def test_split_parts_differentiate_together():
+    """The parts of one split, recombined, give each element of x its gradient once."""
+    x = gm.constant(np.arange(1.0, 7.0).reshape(2, 3))
+    with gm.GradientTape() as tape:
+        tape.watch(x)
+        a, b = np.array_split(x, 2, axis=1)
+        y = np.sum(a ** 2) + 3 * np.sum(b)
+    want = np.where(np.arange(3) < 2, 2 * x.numpy(), 3.0)
+    np.testing.assert_allclose(tape.gradient(y, x).numpy(), want, rtol=1e-12)

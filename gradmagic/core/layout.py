@@ -34,10 +34,17 @@ def _module(values):
     return np
 
 
+def _holds_tensor(a):
+    return isinstance(a, Tensor) or (isinstance(a, (list, tuple)) and any(map(_holds_tensor, a)))
+
+
 def _as_array(a, xp):
-    """``a`` if it is a Tensor or an array, else ``xp.asarray(a)``."""
+    """``a`` if it is a Tensor or an array, else ``xp.asarray(a)``; a nested list that holds
+    Tensors (``[t[0], 2.0]``) is stacked, so that they keep their gradients."""
     if isinstance(a, Tensor) or (hasattr(a, "shape") and hasattr(a, "dtype")):
         return a
+    if isinstance(a, (list, tuple)) and a and _holds_tensor(a):
+        return ops.stack([_as_array(b, xp) for b in a])
     return xp.asarray(a)
 
 
