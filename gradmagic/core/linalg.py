@@ -86,7 +86,7 @@ def _triangle(gh, upper):
     return (gh + T(gh)) * weight
 
 
-def _square(fn, a):
+def _square(a):
     shape = _shape(a)
     if len(shape) < 2 or shape[-1] != shape[-2]:
         raise np.linalg.LinAlgError(
@@ -114,17 +114,17 @@ SOLVE = Primitive("solve", lambda xp, a, b: xp.linalg.solve(a, b))
 
 
 def inv(a):
-    _square("inv", a)
+    _square(a)
     return apply(INV, a)
 
 
 def det(a):
-    _square("det", a)
+    _square(a)
     return apply(DET, a)
 
 
 def slogdet(a):
-    _square("slogdet", a)
+    _square(a)
     packed = apply(SLOGDET, a)
     sign = _raw(packed)[..., 0]
     return SlogdetResult(Tensor(sign) if isinstance(packed, Tensor) else sign,
@@ -163,12 +163,20 @@ defvjp(SOLVE, solve_vjp_a, solve_vjp_b, labels=("-solve({0}.T, upstream) @ x.T",
 
 
 # -- cholesky -------------------------------------------------------------------------
-CHOLESKY = Primitive("cholesky", lambda xp, a, upper=False: xp.linalg.cholesky(a, upper=upper)
-                     if upper else xp.linalg.cholesky(a))
+def _cholesky(xp, a, upper=False):
+    if not upper:
+        return xp.linalg.cholesky(a)
+    try:
+        return xp.linalg.cholesky(a, upper=True)
+    except TypeError:  # a module without upper= (CuPy): the lower factor of a.T, transposed
+        return xp.swapaxes(xp.linalg.cholesky(xp.swapaxes(a, -1, -2)), -1, -2)
+
+
+CHOLESKY = Primitive("cholesky", _cholesky)
 
 
 def cholesky(a, /, *, upper=False):
-    _square("cholesky", a)
+    _square(a)
     return apply(CHOLESKY, a, upper=bool(upper))
 
 
@@ -186,7 +194,7 @@ defvjp(CHOLESKY, cholesky_vjp, labels=("L^-T phi(L^T upstream) L^-1, on the tria
 
 # -- matrix_power, multi_dot (composites) -----------------------------------------------
 def matrix_power(a, n):
-    _square("matrix_power", a)
+    _square(a)
     try:
         n = operator.index(n)
     except TypeError:
@@ -240,13 +248,13 @@ def _eigh_parts(packed):
 
 
 def eigh(a, UPLO="L"):
-    _square("eigh", a)
+    _square(a)
     w, v = _eigh_parts(apply(EIGH, a, UPLO=_uplo("eigh", UPLO)))
     return EighResult(w, v)
 
 
 def eigvalsh(a, UPLO="L"):
-    _square("eigvalsh", a)
+    _square(a)
     return apply(EIGVALSH, a, UPLO=_uplo("eigvalsh", UPLO))
 
 
@@ -271,7 +279,7 @@ def eigvalsh_vjp(g, ans, a, UPLO="L"):  # V diag(g) V^T; eigh is run again for V
     return _triangle(matmul(v * _row(g), T(v)), UPLO == "U")
 
 
-defvjp(EIGH, eigh_vjp, labels=("V (diag(gw) + F * V^T gV) V^T",))
+defvjp(EIGH, eigh_vjp, labels=("V (diag(gw) + F * V^T gV) V^T",))  # repeated eigenvalues: inf/NaN, as JAX
 defvjp(EIGVALSH, eigvalsh_vjp, labels=("V diag(upstream) V^T",))
 
 
@@ -334,7 +342,8 @@ def svdvals_vjp(g, ans, a):  # U diag(g) Vh; the svd is run again for U and Vh
     return matmul(u * _row(g), vh)
 
 
-defvjp(SVD, svd_vjp, labels=("U (F*(U^T gU - gU^T U) S + diag(gS) + S F*(..)) Vh + ...",))
+defvjp(SVD, svd_vjp,  # repeated singular values: inf/NaN, as JAX
+       labels=("U (F*(U^T gU - gU^T U) S + diag(gS) + S F*(..)) Vh + ...",))
 defvjp(SVDVALS, svdvals_vjp, labels=("U diag(upstream) Vh",))
 
 
