@@ -83,6 +83,8 @@ def qr_view(a):
     return np.concatenate([q * signs[..., None, :], T(r) @ r], axis=-2)
 
 
+FIXED = general(3, 3)(rng_for("fixed"))  # a NumPy array among Tensors
+
 # id, the NumPy function it covers, f (arrays or Tensors in, one array out), inputs
 CASES = [
     ("inv", LA.inv, LA.inv, [general(3, 3)]),
@@ -98,6 +100,7 @@ CASES = [
     ("solve-batched", LA.solve, LA.solve, [general(2, 3, 3), normal(2, 3, 2)]),
     ("solve-broadcast-a", LA.solve, LA.solve, [general(3, 3), normal(2, 3, 2)]),
     ("solve-square-b-is-matrix", LA.solve, LA.solve, [general(2, 2), normal(2, 2)]),
+    ("solve-numpy-a-tensor-b", LA.solve, lambda b: LA.solve(FIXED, b), [normal(2, 3, 2)]),
     ("cholesky", LA.cholesky, LA.cholesky, [spd(3, 3)]),
     ("cholesky-batched", LA.cholesky, LA.cholesky, [spd(2, 3, 3)]),
     ("cholesky-upper", LA.cholesky, lambda a: LA.cholesky(a, upper=True), [spd(2, 3, 3)]),
@@ -108,6 +111,8 @@ CASES = [
      [normal(2, 3), normal(3, 4), normal(4, 2)]),
     ("multi_dot-vector-ends", LA.multi_dot, lambda a, b, c, d: LA.multi_dot([a, b, c, d]),
      [normal(3), normal(3, 4), normal(4, 2), normal(2)]),
+    ("multi_dot-numpy-middle", LA.multi_dot, lambda a, c: LA.multi_dot([a, FIXED, c]),
+     [normal(2, 3), normal(3)]),
     ("multi_dot-two", LA.multi_dot, lambda a, b: LA.multi_dot((a, b)), [normal(2, 3), normal(3)]),
     # norm: vectors
     *[(f"norm-vector-ord={o}", LA.norm, (lambda o: lambda x: LA.norm(x, ord=o))(o), [spread(5)])
