@@ -547,6 +547,40 @@ for step in range(201):
         print(f"step {step:3}  loss {float(loss):.4f}")
 """),
     md("""
+## Linear algebra on the tape
+
+`np.linalg` differentiates too: `inv`, `det`, `slogdet`, `solve`, `cholesky`, `eigh`, `svd`,
+`qr`, `pinv`, `norm`, `matrix_power`, `multi_dot`. Here is the negative log-likelihood of
+`y` under a Gaussian whose covariance `K = A Aᵀ + 3 I` is built from parameters `A`, through
+its Cholesky factor, a triangular solve and the log-determinant; the trace shows each
+factorization as one row, with the rule it applies in the `local` column.
+"""),
+    code("""
+def nll(A, y):
+    K = A @ A.T + 3 * np.eye(3)
+    L = np.linalg.cholesky(K)
+    z = np.linalg.solve(L, y)                      # L z = y, so z @ z = y K^-1 y
+    return 0.5 * z @ z + 0.5 * np.linalg.slogdet(K).logabsdet + 1.5 * np.log(2 * np.pi)
+
+rng = np.random.default_rng(1)
+A0, y0 = rng.standard_normal((3, 3)), rng.standard_normal(3)
+"""),
+    code("""
+%%gradtrace
+A, y = gm.constant(A0), gm.constant(y0)
+with gm.GradientTape() as tape:
+    tape.watch(A)
+    loss = nll(A, y)
+dA = tape.gradient(loss, A)
+"""),
+    md("""
+The same gradient against central finite differences, and its second derivative:
+"""),
+    code("""
+print(gm.check_grad(nll, A0, y0))
+print(gm.check_grad(nll, A0, y0, order=2))
+"""),
+    md("""
 ## The same cell on a GPU
 
 `%%gradtrace --backend cupy` runs the cell with the GPU as the default device: `gm.constant`
