@@ -382,3 +382,38 @@ def test_einsum_is_one_primitive_and_the_others_need_no_new_rule():
     names = [r.node for r in tr.forward]
     assert "einsum" in names and "matmul" in names
     assert "tensordot" not in names
+
+
+# ---------------------------------------------------------------------------------------
+# portability: the composites run on an array-API module (standing for a device array)
+# ---------------------------------------------------------------------------------------
+
+PORTABLE = [c for c in CASES if c[0] is not np.einsum and c[1] not in TWO_VECTOR
+            and "numpy-array" not in c[1]]
+
+
+@pytest.mark.parametrize("name,shapes,fn", [_param(c) for c in PORTABLE])
+def test_composite_runs_on_array_api_strict_to_second_order(name, shapes, fn):
+    xs = pytest.importorskip("array_api_strict")
+    arrays = draw(shapes, "strict", name)
+    weights = rng_for("strict-weights", name).standard_normal(np.shape(fn(*arrays)))
+    directions = [rng_for("strict-directions", name, k).standard_normal(a.shape)
+                  for k, a in enumerate(arrays)]
+
+    def derivatives(array):
+        ts = [gm.Tensor(array(a)) for a in arrays]
+        with gm.GradientTape() as outer:
+            outer.watch(ts)
+            with gm.GradientTape() as inner:
+                inner.watch(ts)
+                y = np.sum(fn(*ts) ** 3 * array(weights))
+            grads = inner.gradient(y, ts)
+            gv = sum(np.sum(g * array(d)) for g, d in zip(grads, directions))
+        hv = outer.gradient(gv, ts)
+        return [y] + list(grads) + list(hv)
+
+    on_numpy = derivatives(np.asarray)
+    on_strict = derivatives(xs.asarray)
+    for a, b in zip(on_strict, on_numpy):
+        assert type(a.value).__module__.startswith("array_api_strict")
+        np.testing.assert_allclose(np.asarray(a.value), b.numpy(), rtol=1e-12, atol=1e-12)

@@ -189,7 +189,7 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
 
 # -- diagonals --------------------------------------------------------------------------
 def diagonal(a, offset=0, axis1=0, axis2=1):
-    """``np.diagonal``: the two axes moved last, then indexed by two integer arrays."""
+    """``np.diagonal``: the two axes merged, then indexed by one integer array."""
     a = _array(a)
     shape, nd = tuple(a.shape), len(a.shape)
     try:
@@ -203,10 +203,13 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
     offset = int(offset)
     rows, cols = shape[ax1], shape[ax2]
     n = max(0, min(rows, cols - offset) if offset >= 0 else min(rows + offset, cols))
+    # the two axes first and merged, so that one integer array picks the diagonal (an index
+    # every array module takes), then the diagonal's axis moved last, as NumPy has it
+    rest = [i for i in range(nd) if i not in (ax1, ax2)]
+    flat = _reshape(_transpose(a, [ax1, ax2] + rest), (rows * cols,) + tuple(shape[i] for i in rest))
     xp = _xp(a)
-    moved = _transpose(a, [i for i in range(nd) if i not in (ax1, ax2)] + [ax1, ax2])
-    return getitem(moved, (Ellipsis, xp.arange(n) + max(-offset, 0),
-                           xp.arange(n) + max(offset, 0)))
+    picked = getitem(flat, (xp.arange(n) + max(-offset, 0)) * cols + xp.arange(n) + max(offset, 0))
+    return _transpose(picked, list(range(1, nd - 1)) + [0])
 
 
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
