@@ -270,7 +270,13 @@ def triu(m, k=0):
 
 
 # -- einsum -----------------------------------------------------------------------------
-EINSUM = Primitive("einsum", lambda xp, *operands, subscripts: xp.einsum(subscripts, *operands))
+def _einsum(xp, *operands, subscripts, optimize=False):
+    if xp is not np and not isinstance(optimize, (bool, str)):
+        optimize = True  # an explicit contraction path is NumPy's form; others choose their own
+    return xp.einsum(subscripts, *operands, optimize=optimize)
+
+
+EINSUM = Primitive("einsum", _einsum)
 LETTERS = string.ascii_uppercase + string.ascii_lowercase  # NumPy's sublist labels 0..51
 
 
@@ -378,10 +384,13 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
             x = ops.broadcast_to(x, full)
         x, subs[k] = _distinct(x, sub)
         xs.append(x)
+    if optimize is not False:  # NumPy's contraction order (a path is for these operands only)
+        optimize = optimize if isinstance(optimize, (bool, str)) else list(optimize)
+        return apply(EINSUM, *xs, subscripts=",".join(subs) + "->" + output, optimize=optimize)
     return apply(EINSUM, *xs, subscripts=",".join(subs) + "->" + output)
 
 
-def einsum_vjp(i, g, ans, *operands, subscripts):
+def einsum_vjp(i, g, ans, *operands, subscripts, optimize=False):
     inputs, output = subscripts.split("->")
     inputs = inputs.split(",")
     mine = inputs[i]
@@ -389,7 +398,12 @@ def einsum_vjp(i, g, ans, *operands, subscripts):
     have = set(output).union(*others)
     kept = "".join(c for c in mine if c in have)
     spec = ",".join([output] + others) + "->" + kept
-    grad = apply(EINSUM, g, *[o for k, o in enumerate(operands) if k != i], subscripts=spec)
+    others = [o for k, o in enumerate(operands) if k != i]
+    if optimize is not False:  # the forward's choice; a path of its own is no path here
+        grad = apply(EINSUM, g, *others, subscripts=spec,
+                     optimize=optimize if isinstance(optimize, (bool, str)) else "greedy")
+    else:
+        grad = apply(EINSUM, g, *others, subscripts=spec)
     if kept != mine:  # letters only this operand has: summed in the forward, broadcast back
         shape = tuple(operands[i].shape[k] if c in have else 1 for k, c in enumerate(mine))
         grad = ops.broadcast_to(reshape(grad, shape), operands[i].shape)
