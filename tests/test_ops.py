@@ -202,20 +202,6 @@ LINALG = [
     ("dot-method", [(2, 3), (3, 4)], lambda a, b: a.dot(b)),
     ("outer-1d", [(3,), (4,)], lambda a, b: np.outer(a, b)),
     ("outer-flattens-2d", [(2, 2), (3,)], lambda a, b: np.outer(a, b)),
-    ("einsum-matmul", [(2, 3), (3, 4)], lambda a, b: np.einsum("ij,jk->ik", a, b)),
-    ("einsum-implicit-matmul", [(2, 3), (3, 4)], lambda a, b: np.einsum("ij,jk", a, b)),
-    ("einsum-implicit-transposed-output", [(3, 2), (4, 3)], lambda a, b: np.einsum("ji,kj", a, b)),
-    ("einsum-inner-product", [(3,), (3,)], lambda a, b: np.einsum("i,i->", a, b)),
-    ("einsum-outer-product", [(3,), (4,)], lambda a, b: np.einsum("i,j->ij", a, b)),
-    ("einsum-batched", [(5, 2, 3), (5, 3, 4)], lambda a, b: np.einsum("bij,bjk->bik", a, b)),
-    ("einsum-letter-only-first-has", [(2, 3), (4,)], lambda a, b: np.einsum("ij,k->ik", a, b)),
-    ("einsum-letter-only-second-has", [(2, 3), (3, 4)], lambda a, b: np.einsum("ij,jk->i", a, b)),
-    ("einsum-spaces", [(2, 3), (3,)], lambda a, b: np.einsum("ij, j -> i", a, b)),
-    ("einsum-three-operands", [(2, 3), (3, 4), (4, 2)],
-     lambda a, b, c: np.einsum("ij,jk,kl->il", a, b, c)),
-    ("einsum-one-operand-transpose", [(2, 3)], lambda a: np.einsum("ij->ji", a)),
-    ("einsum-one-operand-sum", [(2, 3)], lambda a: np.einsum("ij->", a)),
-    ("einsum-one-operand-implicit", [(2, 3, 4)], lambda a: np.einsum("kij", a)),
 ]
 
 
@@ -1005,7 +991,6 @@ FUNCTION_CASES = {
     np.clip: ([grid(0.1)], [(2, 3)], lambda x: np.clip(x, -0.6, 0.4)),
     np.dot: ([uniform(-2, 2)] * 2, [(2, 3), (3, 4)], lambda a, b: np.dot(a, b)),
     np.outer: ([uniform(-2, 2)] * 2, [(3,), (2,)], lambda a, b: np.outer(a, b)),
-    np.einsum: ([uniform(-2, 2)] * 2, [(2, 3), (3, 4)], lambda a, b: np.einsum("ij,jk->ik", a, b)),
 }
 
 
@@ -1116,8 +1101,6 @@ def test_unknown_numpy_function_raises_no_gradient_error(fn, name):
 
 LIMITS = [
     ("dot-3d", lambda t: np.dot(np.reshape(t, (1, 2, 2)), t)),
-    ("einsum-ellipsis", lambda t: np.einsum("...i->...", t)),
-    ("einsum-repeated-index", lambda t: np.einsum("ii->", t)),
     ("sum-dtype", lambda t: np.sum(t, dtype=np.float32)),
     ("sum-where", lambda t: np.sum(t, where=np.array([True, False]))),
     ("reshape-order-F", lambda t: np.reshape(t, (4,), order="F")),

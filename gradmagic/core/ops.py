@@ -472,7 +472,6 @@ def clip(x, a_min=None, a_max=None, out=None, min=None, max=None, **kwargs):
 MATMUL = Primitive("matmul", op=operator.matmul)
 UFUNCS[np.matmul] = MATMUL
 OUTER = Primitive("outer", lambda xp, a, b: xp.outer(a, b))
-EINSUM = Primitive("einsum", lambda xp, *operands, subscripts: xp.einsum(subscripts, *operands))
 
 
 def matmul(a, b):
@@ -492,27 +491,6 @@ def dot(a, b, out=None):
 def outer(a, b, out=None):
     unsupported("np.outer", out=out)
     return apply(OUTER, a, b)
-
-
-def einsum(subscripts, *operands, out=None, dtype=None, order="K", casting="safe", optimize=False):
-    unsupported("np.einsum", out=out, dtype=dtype)
-    if not isinstance(subscripts, str):
-        raise NoGradientError("np.einsum: only the subscripts-string form is supported on Tensors")
-    subscripts = subscripts.replace(" ", "")
-    if "." in subscripts:
-        raise NoGradientError("np.einsum: '...' in subscripts has no gradient rule in gradmagic; "
-                              "name every axis with a letter")
-    if "->" not in subscripts:
-        letters = subscripts.replace(",", "")
-        subscripts += "->" + "".join(sorted(c for c in set(letters) if letters.count(c) == 1))
-    inputs = subscripts.split("->")[0].split(",")
-    for k, sub in enumerate(inputs):
-        if len(set(sub)) != len(sub):
-            raise NoGradientError(
-                f"np.einsum({subscripts!r}): operand {k} repeats an index ({sub!r}, a diagonal); "
-                "that has no gradient rule in gradmagic; take np.diagonal-free forms, or sum "
-                "x * np.eye(n) instead")
-    return apply(EINSUM, *operands, subscripts=subscripts)
 
 
 # -- values that carry no gradient ----------------------------------------------------
@@ -572,7 +550,7 @@ FUNCTIONS = {
     np.reshape: reshape, np.transpose: transpose, np.swapaxes: swapaxes, np.moveaxis: moveaxis,
     np.squeeze: squeeze, np.expand_dims: expand_dims, np.broadcast_to: broadcast_to,
     np.ravel: ravel, np.flip: flip, np.concatenate: concatenate, np.stack: stack, np.split: split,
-    np.where: where, np.clip: clip, np.dot: dot, np.outer: outer, np.einsum: einsum,
+    np.where: where, np.clip: clip, np.dot: dot, np.outer: outer,
 }
 
 NONDIFF_FUNCTIONS = {

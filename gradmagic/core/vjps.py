@@ -260,21 +260,3 @@ defvjp(ops.MATMUL, matmul_vjp_a, matmul_vjp_b, labels=("upstream @ {1}.T", "{0}.
 defvjp(ops.OUTER, lambda g, ans, a, b: reshape(matmul(g, reshape(b, (-1,))), a.shape),
        lambda g, ans, a, b: reshape(matmul(reshape(a, (-1,)), g), b.shape),
        labels=("upstream @ {1}", "{0} @ upstream"))
-
-
-def einsum_vjp(i, g, ans, *operands, subscripts):
-    inputs, output = subscripts.split("->")
-    inputs = inputs.split(",")
-    mine = inputs[i]
-    others = [s for k, s in enumerate(inputs) if k != i]
-    have = set(output).union(*others)
-    kept = "".join(c for c in mine if c in have)
-    spec = ",".join([output] + others) + "->" + kept
-    grad = ops.einsum(spec, g, *[o for k, o in enumerate(operands) if k != i])
-    if kept != mine:  # letters only this operand has: summed in the forward, broadcast back
-        shape = tuple(operands[i].shape[k] if c in have else 1 for k, c in enumerate(mine))
-        grad = ops.broadcast_to(reshape(grad, shape), operands[i].shape)
-    return grad
-
-
-defvjp(ops.EINSUM, variadic(einsum_vjp), labels=("einsum of upstream with the others",))
