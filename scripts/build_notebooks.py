@@ -574,11 +574,13 @@ with gm.GradientTape() as tape:
 dA = tape.gradient(loss, A)
 """),
     md("""
-The same gradient against central finite differences, and its second derivative:
+The same gradient against central finite differences, and its second derivative (print a
+report to see each input's largest error):
 """),
     code("""
-print(gm.check_grad(nll, A0, y0))
-print(gm.check_grad(nll, A0, y0, order=2))
+for order in (1, 2):
+    report = gm.check_grad(nll, A0, y0, order=order)
+    print(f"order {order}:", "all agree" if report else report)
 """),
     md("""
 ## The same cell on a GPU

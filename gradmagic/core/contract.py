@@ -16,7 +16,6 @@ shapes, so that NumPy's own error comes through unchanged.
 
 import math
 import string
-import warnings
 
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
@@ -171,10 +170,8 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
         ok = False
     if not ok:
         _numpy_error(np.cross, "np.cross", a, b, axisa, axisb, axisc)
-    if 2 in (na, nb):
-        warnings.warn("Arrays of 2-dimensional vectors are deprecated. Use arrays of "
-                      "3-dimensional vectors instead. (deprecated in NumPy 2.0)",
-                      DeprecationWarning, stacklevel=3)
+    if 2 in (na, nb):  # deprecated in NumPy 2.0, refused by later ones: as this NumPy does
+        np.cross(_stand_in(a), _stand_in(b), axisa, axisb, axisc)
     a, b = moveaxis(a, axa, -1), moveaxis(b, axb, -1)
     a0, a1, a2 = [getitem(a, (Ellipsis, i)) if i < na else None for i in range(3)]
     b0, b1, b2 = [getitem(b, (Ellipsis, i)) if i < nb else None for i in range(3)]
