@@ -60,6 +60,12 @@ A23 = np.array([[1.0, -2.0, 0.5], [3.0, 0.25, -1.0]])  # a constant operand (a N
 
 CASES = [
     # tensordot
+    (np.dot, "dot-matrices", [(2, 3), (3, 4)], lambda a, b: np.dot(a, b)),
+    (np.dot, "dot-scalar", [(), (2, 3)], lambda a, b: np.dot(a, b)),
+    (np.dot, "dot-3d-2d", [(2, 2, 3), (3, 4)], lambda a, b: np.dot(a, b)),
+    (np.dot, "dot-3d-3d", [(2, 3), (2, 3, 2)], lambda a, b: np.dot(a, b)),
+    (np.dot, "dot-3d-vector", [(2, 2, 3), (3,)], lambda a, b: np.dot(a, b)),
+    (np.dot, "dot-method", [(2, 2, 3), (3, 2)], lambda a, b: a.dot(b) if hasattr(a, "dot") else np.dot(a, b)),
     (np.tensordot, "tensordot-default-axes-2", [(2, 3, 4), (3, 4, 2)], lambda a, b: np.tensordot(a, b)),
     (np.tensordot, "tensordot-int-1", [(2, 3), (3, 4)], lambda a, b: np.tensordot(a, b, 1)),
     (np.tensordot, "tensordot-int-0-outer", [(2,), (2, 3)], lambda a, b: np.tensordot(a, b, 0)),

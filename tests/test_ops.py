@@ -989,7 +989,6 @@ FUNCTION_CASES = {
     np.split: ([uniform(-2, 2)], [(4, 3)], lambda x: _weigh_pieces(np.split(x, [1, 3]))),
     np.where: ([uniform(-2, 2)] * 2, [(2, 3), (3,)], lambda a, b: np.where(COND, a, b)),
     np.clip: ([grid(0.1)], [(2, 3)], lambda x: np.clip(x, -0.6, 0.4)),
-    np.dot: ([uniform(-2, 2)] * 2, [(2, 3), (3, 4)], lambda a, b: np.dot(a, b)),
     np.outer: ([uniform(-2, 2)] * 2, [(3,), (2,)], lambda a, b: np.outer(a, b)),
 }
 
@@ -1100,7 +1099,6 @@ def test_unknown_numpy_function_raises_no_gradient_error(fn, name):
 
 
 LIMITS = [
-    ("dot-3d", lambda t: np.dot(np.reshape(t, (1, 2, 2)), t)),
     ("sum-dtype", lambda t: np.sum(t, dtype=np.float32)),
     ("sum-where", lambda t: np.sum(t, where=np.array([True, False]))),
     ("reshape-order-F", lambda t: np.reshape(t, (4,), order="F")),

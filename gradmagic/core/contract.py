@@ -120,6 +120,18 @@ def inner(a, b):
     return tensordot(a, b, ([-1], [-1]))
 
 
+def dot(a, b, out=None):
+    """``np.dot``: a product with a scalar, ``matmul`` up to 2-D, and beyond it a sum over the
+    last axis of ``a`` and the second-to-last of ``b`` (``tensordot``)."""
+    unsupported("np.dot", out=out)
+    na, nb = len(np.shape(_value(a))), len(np.shape(_value(b)))
+    if na == 0 or nb == 0:
+        return multiply(a, b)
+    if na <= 2 and nb <= 2:
+        return matmul(a, b)
+    return tensordot(a, b, ([-1], [-2 if nb >= 2 else -1]))
+
+
 def vdot(a, b):
     """``np.vdot``: the dot product of both, flattened (real arrays)."""
     a, b = _array(a), _array(b)
@@ -411,7 +423,7 @@ defvjp(EINSUM, variadic(einsum_vjp), labels=("einsum of upstream with the others
 
 
 FUNCTIONS = {  # numpy function -> its differentiable form
-    np.tensordot: tensordot, np.einsum: einsum, np.inner: inner, np.vdot: vdot, np.kron: kron,
+    np.dot: dot, np.tensordot: tensordot, np.einsum: einsum, np.inner: inner, np.vdot: vdot, np.kron: kron,
     np.cross: cross, np.trace: trace, np.diagonal: diagonal, np.diag: diag,
     np.diagflat: diagflat, np.tril: tril, np.triu: triu,
 }

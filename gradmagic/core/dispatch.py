@@ -62,7 +62,7 @@ def min(self, axis=None, keepdims=False): return ops.min(self, axis=axis, keepdi
 def var(self, axis=None, ddof=0, keepdims=False): return ops.var(self, axis, ddof=ddof, keepdims=keepdims)
 def std(self, axis=None, ddof=0, keepdims=False): return ops.std(self, axis, ddof=ddof, keepdims=keepdims)
 def cumsum(self, axis=None): return ops.cumsum(self, axis)
-def dot(self, other): return ops.dot(self, other)
+def dot(self, other): return contract.dot(self, other)
 def clip(self, min=None, max=None): return ops.clip(self, min, max)
 def astype(self, dtype): return ops.astype(self, dtype)
 def squeeze(self, axis=None): return ops.squeeze(self, axis)

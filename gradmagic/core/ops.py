@@ -478,16 +478,6 @@ def matmul(a, b):
     return apply(MATMUL, a, b)
 
 
-def dot(a, b, out=None):
-    unsupported("np.dot", out=out)
-    if _ndim(a) == 0 or _ndim(b) == 0:
-        return multiply(a, b)
-    if _ndim(a) <= 2 and _ndim(b) <= 2:
-        return matmul(a, b)
-    raise NoGradientError("np.dot of arrays with more than 2 dimensions has no gradient rule in "
-                          "gradmagic; write it with np.matmul or np.einsum")
-
-
 def outer(a, b, out=None):
     unsupported("np.outer", out=out)
     return apply(OUTER, a, b)
@@ -550,7 +540,7 @@ FUNCTIONS = {
     np.reshape: reshape, np.transpose: transpose, np.swapaxes: swapaxes, np.moveaxis: moveaxis,
     np.squeeze: squeeze, np.expand_dims: expand_dims, np.broadcast_to: broadcast_to,
     np.ravel: ravel, np.flip: flip, np.concatenate: concatenate, np.stack: stack, np.split: split,
-    np.where: where, np.clip: clip, np.dot: dot, np.outer: outer,
+    np.where: where, np.clip: clip, np.outer: outer,
 }
 
 NONDIFF_FUNCTIONS = {
