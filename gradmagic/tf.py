@@ -53,6 +53,10 @@ def constant(value, dtype=None, shape=None, name=None):
 
 
 def convert_to_tensor(value, dtype=None, name=None):
+    """``tf.convert_to_tensor``: a Tensor as it is; a Variable read now (a later ``assign``
+    does not change the result, and the tape follows the read to the Variable)."""
+    if isinstance(value, Variable):
+        value = value.read_value()
     if isinstance(value, Tensor) and (dtype is None or value.dtype == np.dtype(dtype)):
         return value
     return _constant(value, dtype)

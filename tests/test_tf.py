@@ -117,3 +117,101 @@ def test_variable_and_shape_helpers():
     assert tf.shape(v).numpy().tolist() == [2, 3] and int(tf.rank(v)) == 2 and int(tf.size(v)) == 6
     assert tf.zeros((2,)).dtype == tf.float32 and tf.range(3).numpy().tolist() == [0, 1, 2]
     assert tf.cast(tf.constant(1.5), tf.int32).dtype == np.int32
+
+
+# -- held to TensorFlow: each expected value was computed with TensorFlow 2.21.0 (tensorflow-cpu,
+# eager) in a scratch environment, running the same code with `import tensorflow as tf` -----------
+def test_tensors_inside_a_list_argument_use_the_custom_gradient():
+    a, b = tf.constant(2.0), tf.constant(3.0)
+
+    @tf.custom_gradient
+    def h(xs):
+        return xs[0] * xs[1], lambda dy: [10 * dy, 10 * dy]
+    with tf.GradientTape() as tape:
+        tape.watch([a, b])
+        y = h([a, b])
+    assert [float(g) for g in tape.gradient(y, [a, b])] == [10.0, 10.0]  # TF: [10, 10], not [3, 2]
+
+
+def test_a_dict_argument_is_flattened_in_sorted_key_order_and_grad_fn_may_return_a_dict():
+    a, b = tf.constant(2.0), tf.constant(3.0)
+
+    @tf.custom_gradient
+    def d(cfg):
+        return cfg["w"] * cfg["b"], lambda dy: {"b": dy * 100, "w": dy * 1000}
+    with tf.GradientTape() as tape:
+        tape.watch([a, b])
+        y = d({"w": a, "b": b})
+    assert [float(g) for g in tape.gradient(y, [a, b])] == [1000.0, 100.0]  # TF: [1000, 100]
+
+
+def test_an_empty_tuple_argument_asks_no_gradient():
+    a = tf.constant(2.0)
+
+    @tf.custom_gradient
+    def g(x, empty):
+        return x * 2, lambda dy: dy * 2
+    with tf.GradientTape() as tape:
+        tape.watch(a)
+        y = g(a, ())
+    assert float(tape.gradient(y, a)) == 2.0  # TF: 2
+
+
+def test_a_nested_output_keeps_its_structure_and_grad_fn_gets_one_upstream_per_leaf():
+    a = tf.constant(2.0)
+    got = []
+
+    @tf.custom_gradient
+    def f(x):
+        def grad_fn(*dys):
+            got.append(len(dys))
+            return dys[0] + dys[1] + dys[2]
+        return ((x * 1, x * 2), x * 3), grad_fn
+    with tf.GradientTape() as tape:
+        tape.watch(a)
+        y = f(a)
+    assert type(y) is tuple and type(y[0]) is tuple and len(y[0]) == 2  # TF: the nest is kept
+    assert float(tape.gradient(y, a)) == 3.0 and got == [3]  # TF: 3.0
+
+
+def test_batch_jacobian_of_a_target_with_no_elements_per_example_is_empty_zeros():
+    x = tf.zeros([1, 0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = x ** 2
+    j = tape.batch_jacobian(y, x)
+    assert j.shape == (1, 0, 0) and j.dtype == np.float32  # TF: zeros of shape (1, 0, 0), float32
+
+
+def test_a_decorated_function_introspects_as_the_function_it_wraps():
+    import inspect
+
+    @tf.custom_gradient
+    def f(x, y=2.0):
+        """Doc."""
+        return x * y, lambda dy: (dy * y, dy * x)
+    spec = inspect.getfullargspec(f)  # TF: works, args ['x', 'y']
+    assert spec.args == ["x", "y"] and spec.defaults == (2.0,)
+    assert str(inspect.signature(f)) == "(x, y=2.0)"
+    assert f.__name__ == "f" and f.__doc__ == "Doc." and f.__wrapped__.__name__ == "f"
+
+    class Model:
+        @tf.custom_gradient
+        def triple(self, x):
+            return x * 3, lambda dy: dy * 3
+    x = tf.constant(2.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = Model().triple(x)
+    assert float(tape.gradient(y, x)) == 3.0  # still binds as a method
+
+
+def test_convert_to_tensor_of_a_variable_is_a_read_of_its_value():
+    v = tf.Variable(1.0)
+    c = tf.convert_to_tensor(v)
+    v.assign(5.0)
+    assert float(c) == 1.0  # TF: 1.0, the value when it was read
+    assert tf.convert_to_tensor(v) is not tf.convert_to_tensor(v)  # TF: two reads, two tensors
+    with tf.GradientTape() as tape:
+        y = tf.convert_to_tensor(v) * 3
+    assert float(tape.gradient(y, v)) == 3.0  # TF: 3.0, the read is followed to the Variable

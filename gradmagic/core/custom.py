@@ -54,19 +54,23 @@ class CustomCall:
     """One call of a custom function: what its gradient needs and what to check."""
 
     __slots__ = ("name", "grad_fn", "names", "inputs", "variables", "function", "lead", "kw",
-                 "level")
+                 "level", "unflatten")
 
     def __init__(self, name, grad_fn, names, inputs, variables, function=None, lead=(), kw=None,
-                 level=0):
+                 level=0, unflatten=None):
         self.name, self.grad_fn, self.names = name, grad_fn, names
-        self.inputs, self.variables = inputs, variables
+        self.inputs, self.variables = inputs, variables  # inputs: the arguments' leaves
         self.function = function  # the CustomGradientFunction (None: no forward to run again)
         self.lead, self.kw = lead, kw or {}  # its bound object, its keyword-only arguments
         self.level = level  # the backward pass it ran in (1: it is a grad_fn, nested)
+        self.unflatten = unflatten  # leaves -> the arguments, where some were nested
 
     def forward(self, *inputs):
-        """The function again on ``inputs``: ``(y, grad_fn)`` (for checks)."""
-        return self.function.__wrapped__(*self.lead, *inputs, **self.kw)
+        """The function again on ``inputs`` (one per leaf): ``(outputs' leaves, grad_fn)``
+        (for checks)."""
+        args = self.unflatten(inputs) if self.unflatten is not None else inputs
+        y, grad_fn = self.function.__wrapped__(*self.lead, *args, **self.kw)
+        return tuple(flatten(y)[0]), grad_fn
 
     def where(self, i: int) -> str:
         """Input or variable ``i`` in words: ``input 0 ('x')``, ``variable 'w'``."""
@@ -121,6 +125,10 @@ def check_gradients(call: CustomCall, result, record: bool) -> tuple:
 def _sequence(call, result, n, what, bare=True):
     if bare and n == 1 and not isinstance(result, (tuple, list)):
         result = [result]
+    if call.unflatten is not None and _is_nest(result) and not (
+            isinstance(result, (tuple, list)) and len(result) == n):
+        leaves = flatten(result)[0]  # nested as the arguments were: TensorFlow flattens it
+        result = leaves if len(leaves) == n else result
     if isinstance(result, dict) or inspect.isgenerator(result) or not isinstance(result, (tuple, list)):
         raise GradientTypeError(
             f"custom_gradient({call.name}): grad_fn must return {n} gradient(s), one per "
@@ -179,6 +187,67 @@ def check_gradient(call: CustomCall, i: int, grad, record: bool):
     return raw
 
 
+# -- nested arguments and results, flattened as TensorFlow's nest does -----------------------
+def _is_nest(value):
+    return isinstance(value, (list, tuple, dict))
+
+
+def _keys(d):
+    try:
+        return sorted(d)  # as TensorFlow's nest: a dict's values in sorted key order
+    except TypeError:
+        return list(d)
+
+
+def flatten(value, name=""):
+    """The leaves of a nest of lists, tuples and dicts, with their names (``xs[0]``,
+    ``cfg['w']``); anything else is one leaf. Returns ``(leaves, names, rebuild)``, where
+    ``rebuild(new_leaves)`` gives the same structure with the new leaves."""
+    if not _is_nest(value):
+        return [value], [name], lambda leaves: leaves[0]
+    leaves, names, parts = [], [], []
+    keys = _keys(value) if isinstance(value, dict) else range(len(value))
+    for k in keys:
+        sub, sub_names, rebuild = flatten(value[k], f"{name}[{k!r}]" if isinstance(value, dict)
+                                          else f"{name}[{k}]")
+        parts.append((k, len(sub), rebuild))
+        leaves += sub
+        names += sub_names
+
+    def build(new):
+        items, at = {}, 0
+        for k, n, rebuild in parts:
+            items[k] = rebuild(new[at:at + n])
+            at += n
+        if isinstance(value, dict):
+            return type(value)((k, items[k]) for k in value)
+        seq = [items[k] for k in range(len(value))]
+        return type(value)(*seq) if hasattr(type(value), "_fields") else type(value)(seq)
+    return leaves, names, build
+
+
+def _flatten_args(inputs, names):
+    """Positional arguments flattened into the op's inputs (TensorFlow records the leaves
+    of a list or dict argument, each with its own gradient); ``None`` as the rebuild when
+    none is nested."""
+    if not any(_is_nest(a) for a in inputs):
+        return inputs, names, None
+    flat, flat_names, rebuilds = [], [], []
+    for a, n in zip(inputs, names):
+        leaves, leaf_names, rebuild = flatten(a, n)
+        rebuilds.append((len(leaves), rebuild))
+        flat += leaves
+        flat_names += leaf_names
+
+    def unflatten(values):
+        out, at = [], 0
+        for n, rebuild in rebuilds:
+            out.append(rebuild(list(values[at:at + n])))
+            at += n
+        return out
+    return flat, flat_names, unflatten
+
+
 def _accepts_variables(fn):
     try:
         params = inspect.signature(fn).parameters.values()
@@ -198,6 +267,9 @@ class CustomGradientFunction:
             self._signature = inspect.signature(f)
         except (TypeError, ValueError):
             self._signature = None
+        # inspect reads this first, so the decorated function introspects as f does
+        # (getfullargspec would otherwise take it, with its __get__, for a builtin method)
+        self.__signature__ = self._signature
         # the common case, plain positional parameters called positionally, binds without
         # inspect (which costs more than the rest of a call)
         params = list(self._signature.parameters.values()) if self._signature else []
@@ -244,33 +316,36 @@ class CustomGradientFunction:
 
     def _call(self, obj, *args, **kwargs):
         name = self._name
-        inputs, kw, names = self._bind(obj, args, kwargs)
+        args, kw, names = self._bind(obj, args, kwargs)
+        inputs, names, unflatten = _flatten_args(args, names)
         lead = () if obj is None else (obj,)
         hooks = listeners()
         if not hooks:
-            return self._run(obj, lead, inputs, kw, names)[0]
+            return self._run(obj, lead, args, kw, names, inputs, unflatten)[0]
         for h in hooks:
             h.on_function_enter(name, inputs, names)
         outs = None
         try:
-            result, outs = self._run(obj, lead, inputs, kw, names)
+            result, outs = self._run(obj, lead, args, kw, names, inputs, unflatten)
         finally:  # listeners hear the end even when the function or its checks raise
             for h in hooks:
                 h.on_function_exit(name, outs)
         return result
 
-    def _run(self, obj, lead, inputs, kw, names):
+    def _run(self, obj, lead, args, kw, names, inputs, unflatten):
+        """Run the body on ``args`` and record its outputs as one op over ``inputs`` (the
+        arguments' leaves)."""
         name = self._name
         if Variable.exist:  # learn which variables the body reads
             watcher = _VariableWatcher()
             push(watcher)
             try:
-                result = self._f(*lead, *inputs, **kw)
+                result = self._f(*lead, *args, **kw)
             finally:
                 remove(watcher)
         else:  # no Variable exists, so the body can read none, unless it makes one:
             watcher = None
-            result = self._f(*lead, *inputs, **kw)
+            result = self._f(*lead, *args, **kw)
             if Variable.exist:  # then the reads that matter are those a recording tape saw
                 watcher = _VariableWatcher()
                 for t in stack():
@@ -283,9 +358,11 @@ class CustomGradientFunction:
                 f"{_describe(result)}; end it with `return y, grad_fn`, where grad_fn(upstream) "
                 "returns the gradient of each input")
         y, grad_fn = result
-        multi = isinstance(y, (tuple, list))
-        ys = [t if isinstance(t, Tensor) else Tensor(t) for t in y] if multi else [
-            y if isinstance(y, Tensor) else Tensor(y)]
+        if isinstance(y, Tensor):  # the common case: one output
+            ys, rebuild = [y], None
+        else:  # a nest of outputs (or a value to wrap): one upstream per leaf, as TensorFlow
+            leaves, _, rebuild = flatten(y)
+            ys = [t if isinstance(t, Tensor) else Tensor(t) for t in leaves]
         variables = []
         if watcher is not None and watcher.variables:
             taken = {id(a) for a in inputs}
@@ -299,9 +376,9 @@ class CustomGradientFunction:
         if not stack():
             return y, tuple(ys)
         outs = tuple([Tensor(t.value) for t in ys])
-        call = CustomCall(name, grad_fn, names, inputs, variables, self, lead, kw, level())
+        call = CustomCall(name, grad_fn, names, inputs, variables, self, lead, kw, level(), unflatten)
         record_custom(self._prim, inputs + variables if variables else inputs, ys, outs, {"call": call})
-        return (type(y)(outs) if multi else outs[0]), outs
+        return (outs[0] if rebuild is None else rebuild(list(outs))), outs
 
     def __repr__(self):
         return f"<custom_gradient function {self._name}>"

@@ -317,11 +317,11 @@ class GradientTape:
             rows.append(self._grads([target], [xp.reshape(seed, target.shape)], [source]).get(id(source)))
         self._release()
         shape = target.shape + source.shape[1:]
+        if not rows:  # no element per example: an empty Jacobian, as TensorFlow gives
+            return Tensor(xp.zeros(shape, dtype=source.dtype))
         if all(r is None for r in rows):
             return _finish(None, source, how, "GradientTape.batch_jacobian", shape)
         rows = [ops.zeros_like(source) if r is None else r for r in rows]
-        if not rows:
-            return Tensor(xp.zeros(shape, dtype=source.dtype))
         return _as_tensor(ops.reshape(ops.stack(rows, axis=1), shape))
 
 
