@@ -23,3 +23,11 @@ class BackendError(GradmagicError, RuntimeError):
 
 class TapeError(GradmagicError, RuntimeError):
     """A tape or trace used in a way its state does not allow (used up, re-entered)."""
+
+
+class TapeReentryError(TapeError, ValueError):
+    """A tape entered while it is already recording (a ValueError in TensorFlow too)."""
+
+
+class WatchTypeError(GradientTypeError, ValueError):
+    """Something a tape cannot watch, such as a NumPy array (a ValueError in TensorFlow too)."""

@@ -215,3 +215,32 @@ def test_convert_to_tensor_of_a_variable_is_a_read_of_its_value():
     with tf.GradientTape() as tape:
         y = tf.convert_to_tensor(v) * 3
     assert float(tape.gradient(y, v)) == 3.0  # TF: 3.0, the read is followed to the Variable
+
+
+def test_a_number_as_output_gradients_of_a_scalar_target():
+    x = tf.constant(3.0)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y = x * x
+    assert float(tape.gradient(y, x, output_gradients=2.0)) == 12.0  # TF: 12.0
+    assert float(tape.gradient(y, x, output_gradients=[2.0])) == 12.0  # TF: 12.0
+
+
+def test_a_number_as_output_gradients_of_a_vector_target_says_what_to_give():
+    # TensorFlow broadcasts the number (6.0 here); gradmagic asks for the seed's shape
+    x = tf.constant(3.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        z = x * tf.constant([1.0, 2.0])
+    with pytest.raises(ValueError, match=r"a number weighs a scalar target only: give np\.full"):
+        tape.gradient(z, x, output_gradients=2.0)
+
+
+def test_re_entering_a_tape_and_watching_an_array_are_value_errors_as_in_tensorflow():
+    tape = tf.GradientTape()
+    with tape:
+        with pytest.raises(ValueError, match="already recording"):  # TF: ValueError
+            tape.__enter__()
+    with tf.GradientTape() as tape:
+        with pytest.raises(ValueError, match=r"GradientTape.watch\(tensor\)"):  # TF: ValueError
+            tape.watch(np.ones(2))

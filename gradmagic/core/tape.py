@@ -11,7 +11,8 @@ from __future__ import annotations
 import warnings
 
 from .._backend import common_xp, kind, xp_of
-from ..errors import GradientTypeError, GradientValueError, TapeError
+from ..errors import (GradientTypeError, GradientValueError, TapeError, TapeReentryError,
+                      WatchTypeError)
 from . import ops
 from .backward import backward, ones
 from .context import LEVEL, TAPES, listeners, push, recording, remove, without
@@ -71,7 +72,7 @@ class GradientTape:
     # -- recording --------------------------------------------------------------
     def __enter__(self):
         if self in TAPES.get():
-            raise TapeError("GradientTape.__enter__: this tape is already recording; a tape "
+            raise TapeReentryError("GradientTape.__enter__: this tape is already recording; a tape "
                             "cannot be re-entered (use one `with tape:` block, or a new tape)")
         push(self)
         return self
@@ -130,7 +131,11 @@ class GradientTape:
 
     def watch(self, tensor) -> None:
         """Follow ``tensor`` (a Tensor, a Variable, or a list/tuple/dict of them)."""
-        for t in _flatten(tensor, "GradientTape.watch", "tensor")[0]:
+        try:
+            leaves = _flatten(tensor, "GradientTape.watch", "tensor")[0]
+        except GradientTypeError as e:  # a ValueError too, as TensorFlow raises there
+            raise WatchTypeError(str(e)) from None
+        for t in leaves:
             if kind(t.dtype) not in "fc":
                 warnings.warn(f"GradientTape.watch: the dtype of the watched tensor must be "
                               f"floating (e.g. float32), got {t.dtype}; its gradient will be None",
@@ -243,11 +248,15 @@ class GradientTape:
                 raise GradientValueError(
                     f"GradientTape.gradient(output_gradients=...): expected one per target "
                     f"({len(targets)}), got {len(seeds)}")
+            seeds = [xp_of(t.value).asarray(s, dtype=t.dtype) if isinstance(s, (int, float)) else s
+                     for t, s in zip(targets, seeds)]  # a number: for a scalar target
             for t, s in zip(targets, seeds):
                 if tuple(s.shape) != t.shape:
                     raise GradientValueError(
                         f"GradientTape.gradient(output_gradients=...): expected shape {t.shape} "
-                        f"(the target's), got {tuple(s.shape)}")
+                        f"(the target's), got {tuple(s.shape)}"
+                        + ("; a number weighs a scalar target only: give np.full(target.shape, "
+                           "value) for this one" if not tuple(s.shape) else ""))
                 common_xp((t.value, getattr(s, "value", s)))  # the target's module, or BackendError
             seeds = [s if record and isinstance(s, Tensor) else getattr(s, "value", s) for s in seeds]
         grads = self._grads(targets, seeds, flat_sources, last=True)
@@ -392,7 +401,8 @@ def _flatten(tree, fn, arg, allow_raw=False):
     leaves = []
 
     def walk(node):
-        if isinstance(node, Tensor) or (allow_raw and hasattr(node, "shape")):
+        if isinstance(node, Tensor) or (allow_raw and (hasattr(node, "shape") or (
+                isinstance(node, (int, float)) and not isinstance(node, bool)))):
             leaves.append(node)
             return None
         if isinstance(node, dict):
@@ -404,12 +414,10 @@ def _flatten(tree, fn, arg, allow_raw=False):
                 f"{fn}({arg}): got the function {getattr(node, '__name__', node)!r} inside "
                 f"{arg}; a (y, grad_fn) pair is what a function with a custom gradient returns "
                 "when it is not decorated: put @custom_gradient above its def")
-        if allow_raw:  # output_gradients: arrays are welcome, numbers need a shape
-            hint = ("; give an array of the target's shape (np.full(target.shape, value)) "
-                    "or a Tensor" if isinstance(node, (int, float)) else "")
+        if allow_raw:  # output_gradients: arrays, Tensors and numbers are welcome
             raise GradientTypeError(
-                f"{fn}({arg}): expected a Tensor or array per target (or a list or dict of "
-                f"them), got {type(node).__name__} {node!r:.60}{hint}")
+                f"{fn}({arg}): expected a Tensor, array or number per target (or a list or dict "
+                f"of them), got {type(node).__name__} {node!r:.60}")
         hint = ("; wrap numbers with gm.constant(...) and tape.watch(...) them"
                 if isinstance(node, (int, float)) else "")
         raise GradientTypeError(
