@@ -332,3 +332,18 @@ def test_pitfalls_show_as_warnings_under_their_row():
         assert [r["cells"][1]["text"] for r in warnings] == [
             f"\u26a0 {p.kind}: {p.message}" for p in row.pitfalls]
         assert warnings[0]["cells"][1]["colspan"] == "5"
+
+
+def test_why_a_gradient_is_none_is_shown_under_its_row_in_html():
+    x, z = gm.constant(2.0), gm.constant(1.0)
+    with gm.trace() as tr:
+        with gm.GradientTape() as tape:
+            tape.watch(x)
+            y = x * x
+        tape.gradient(y, [x, z])
+    page = render_html(tr)
+    grads = page[page.index('<table class="gm-t gm-grads'):]
+    row = grads.index("d(y)/d(z)")
+    note = grads.index("none-gradient")
+    assert row < note and "z was never watched" in grads and "tape.watch(z)" in grads
+    assert "gm-wide" in grads[:grads.index(">")]  # room for the explanation

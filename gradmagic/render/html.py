@@ -124,13 +124,16 @@ def _cell(content, value, extra="", mark=None):
     return f'<td class="{cls}">{op}{content}</td>'
 
 
-def _notes(row, width):
+def _notes(row, width, lead=True):
+    """The row's note and pitfalls, each a table row under it (``lead``: past the first
+    column, the row numbers')."""
+    cells = f'<td></td><td colspan="{width - 1}">' if lead else f'<td colspan="{width}">'
     out = []
     if row.note:
-        out.append(f'<tr class="gm-note"><td></td><td colspan="{width - 1}">'
+        out.append(f'<tr class="gm-note">{cells}'
                    f'<span class="gm-msg">&middot; {_e(row.note)}</span></td></tr>')
     for f in row.pitfalls:
-        out.append(f'<tr class="gm-note gm-warn"><td></td><td colspan="{width - 1}">'
+        out.append(f'<tr class="gm-note gm-warn">{cells}'
                    f'<span class="gm-pit">&#9888; <b>{_e(f.kind)}</b>: {_e(f.message)}</span>'
                    f"</td></tr>")
     return out
@@ -210,7 +213,8 @@ def render_html(trace):
         caption = _caption("backward", order_name(level))
         out += _table(caption, bwd_header, rows, bwd, trace.folded("backward"), bwd_row, "backward")
     if grads:
-        out += ['<table class="gm-t gm-grads">', "<caption>gradient</caption>", "<tbody>"]
+        wide = " gm-wide" if any(r.pitfalls or r.note for r in grads) else ""  # room for why
+        out += [f'<table class="gm-t gm-grads{wide}">', "<caption>gradient</caption>", "<tbody>"]
         for r in grads:
             target, source, shown = gradient_line(trace, r, p)
             target, source, g = _e(target), _e(source), r.downstream[0]
@@ -219,6 +223,7 @@ def render_html(trace):
             out.append(f'<tr class="gm-row gm-k-result">'
                        f'<td class="gm-expr">d({target})/d({source})</td>'
                        f'<td class="gm-eq">=</td>{_cell(value, g)}</tr>')
+            out += _notes(r, 3, lead=False)  # why a gradient is None, as the text shows it
         if trace.folded("gradient"):
             out.append(f'<tr class="gm-fold"><td colspan="3">{_fold(trace.folded("gradient"), "more")}'
                        "</td></tr>")
