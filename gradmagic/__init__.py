@@ -18,7 +18,7 @@ The package in layers, each importing only those below it: ``core/`` (the engine
 import warnings as _warnings
 
 from ._backend import BackendStatus, backend_status, get_backend, set_backend
-from .core import ops
+from .core import dispatch, ops, vjps  # noqa: F401  (operators installed, rules filled)
 from .core.api import grad, value_and_grad
 from .core.custom import custom_gradient
 from .core.ops import logsumexp, sigmoid, softplus, stop_gradient

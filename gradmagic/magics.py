@@ -131,7 +131,7 @@ class GradtraceMagics(Magics):
         traceback the cell raised, if any (see ``_InnerCell``)."""
         __tracebackhide__ = True  # noqa: F841
         shell = self.shell
-        with _backend(args.backend), _InnerCell(shell) as inner, tr:
+        with _on_backend(args.backend), _InnerCell(shell) as inner, tr:
             result = shell.run_cell(cell)
         ran = result.error_before_exec is None  # False: a syntax error, nothing ran
         if ran:
@@ -159,7 +159,7 @@ class GradtraceMagics(Magics):
             code = shell.compile(ast.Expression(tree.body[0].value), filename, "eval")
         else:
             code = shell.compile(tree, filename, "exec")
-        with _backend(args.backend):  # one that is not usable raises here: nothing runs or shows
+        with _on_backend(args.backend):  # one that is not usable raises here: nothing runs or shows
             try:
                 with tr:
                     return eval(code, shell.user_ns, namespace)  # None for a statement
@@ -195,7 +195,7 @@ class GradtraceMagics(Magics):
                          "(for a whole cell, %%gradtrace [options] and the code below)")
 
 
-class _backend:
+class _on_backend:
     """Arrays created inside land on backend ``name`` (None: as they would); the backend
     is restored after. Choosing one that is not usable raises ``BackendError`` on entry,
     saying why, before anything runs."""

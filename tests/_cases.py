@@ -99,3 +99,30 @@ BINARY = [
     ("remainder", np.remainder, operator.mod, magnitude(2.5, 2.9), uniform(1.0, 1.2)),
     ("fmod", np.fmod, None, magnitude(2.5, 2.9), uniform(1.0, 1.2)),
 ]
+
+
+# -- checks shared by the op tests ---------------------------------------------------------
+def assert_op(f, *arrays, key=(), order=1):
+    """``f`` on Tensors gives a Tensor with NumPy's value, and its gradient (of a random
+    weighting of the output) agrees with central finite differences in float64."""
+    expected = f(*arrays)
+    got = f(*[gm.constant(a) for a in arrays])
+    assert isinstance(got, gm.Tensor)
+    assert got.shape == np.shape(expected)
+    np.testing.assert_allclose(got.numpy(), expected, rtol=1e-12, atol=1e-14)
+    weights = rng_for("weights", *key).standard_normal(np.shape(expected))
+
+    def weighted(*xs):
+        return np.sum(f(*xs) * weights)
+
+    report = gm.check_grad(weighted, *arrays, order=order)
+    assert report, str(report)
+
+
+def tape_grads(f, inputs, output_gradients=None, dtype=np.float64):
+    xs = [gm.constant(np.asarray(v, dtype=dtype)) for v in inputs]
+    with gm.GradientTape() as tape:
+        tape.watch(xs)
+        y = f(*xs)
+    og = None if output_gradients is None else np.asarray(output_gradients, dtype=y.dtype)
+    return tape.gradient(y, xs, output_gradients=og)

@@ -38,23 +38,6 @@ def test_an_option_out_of_range_is_refused_alike_by_the_cli_and_the_function(tmp
         gm.trace(**{name: bad})
 
 
-def test_the_cli_takes_every_trace_option(tmp_path):
-    script = tmp_path / "s.py"
-    script.write_text("import sys, numpy as np, gradmagic as gm\n"
-                      "print('argv', sys.argv[1:])\n"
-                      "x = gm.constant(np.array([1.0, 2.0]))\n"
-                      "with gm.GradientTape() as tape:\n"
-                      "    tape.watch(x)\n"
-                      "    loss = np.sum(np.exp(x) * x)\n"
-                      "g = tape.gradient(loss, x)\n")
-    proc = subprocess.run([sys.executable, "-m", "gradmagic", "trace", "--ops", "--check",
-                           "--max-rows", "2", "--precision", "2", str(script)],
-                          capture_output=True, text=True, cwd=ROOT)
-    assert proc.returncode == 0, proc.stderr
-    assert "argv []" in proc.stdout  # none of them was handed to the script
-    assert "rows folded" in proc.stdout and "d(loss)/d(x) = [5.4, 22]" in proc.stdout
-
-
 def test_the_function_and_its_faces_share_defaults():
     import inspect
     defaults = {k: p.default for k, p in inspect.signature(gm.trace).parameters.items()}

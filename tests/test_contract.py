@@ -14,7 +14,7 @@ import pytest
 import gradmagic as gm
 from gradmagic.core import contract
 
-from _cases import rng_for, uniform
+from _cases import assert_op, rng_for, tape_grads, uniform
 
 # ---------------------------------------------------------------------------------------
 # helpers (as in test_ops)
@@ -24,32 +24,6 @@ from _cases import rng_for, uniform
 def draw(shapes, *key, domain=uniform(-2, 2)):
     rng = rng_for(*key)
     return [np.array(domain(rng, s), dtype=np.float64) for s in shapes]
-
-
-def assert_op(f, *arrays, key=(), order=1):
-    """``f`` on Tensors gives a Tensor with NumPy's value, and its gradient (of a random
-    weighting of the output) agrees with central finite differences in float64."""
-    expected = f(*arrays)
-    got = f(*[gm.constant(a) for a in arrays])
-    assert isinstance(got, gm.Tensor)
-    assert got.shape == np.shape(expected)
-    np.testing.assert_allclose(got.numpy(), expected, rtol=1e-12, atol=1e-14)
-    weights = rng_for("weights", *key).standard_normal(np.shape(expected))
-
-    def weighted(*xs):
-        return np.sum(f(*xs) * weights)
-
-    report = gm.check_grad(weighted, *arrays, order=order)
-    assert report, str(report)
-
-
-def tape_grads(f, inputs, output_gradients=None, dtype=np.float64):
-    xs = [gm.constant(np.asarray(v, dtype=dtype)) for v in inputs]
-    with gm.GradientTape() as tape:
-        tape.watch(xs)
-        y = f(*xs)
-    og = None if output_gradients is None else np.asarray(output_gradients, dtype=y.dtype)
-    return tape.gradient(y, xs, output_gradients=og)
 
 
 A23 = np.array([[1.0, -2.0, 0.5], [3.0, 0.25, -1.0]])  # a constant operand (a NumPy array)

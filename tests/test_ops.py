@@ -19,7 +19,8 @@ from hypothesis.extra import numpy as hnp
 import gradmagic as gm
 from gradmagic import ops
 
-from _cases import BINARY, UNARY, distinct, grid, magnitude, rng_for, sid, uniform
+from _cases import (BINARY, UNARY, assert_op, distinct, grid, magnitude, rng_for, sid, tape_grads,
+                    uniform)
 
 # ---------------------------------------------------------------------------------------
 # helpers
@@ -39,32 +40,6 @@ def raw(a):
     if isinstance(a, (list, tuple)):
         return type(a)(raw(b) for b in a)
     return a
-
-
-def assert_op(f, *arrays, key=(), order=1):
-    """``f`` on Tensors gives a Tensor with NumPy's value, and its gradient (of a random
-    weighting of the output) agrees with central finite differences in float64."""
-    expected = f(*arrays)
-    got = f(*[gm.constant(a) for a in arrays])
-    assert isinstance(got, gm.Tensor)
-    assert got.shape == np.shape(expected)
-    np.testing.assert_allclose(got.numpy(), expected, rtol=1e-12, atol=1e-14)
-    weights = rng_for("weights", *key).standard_normal(np.shape(expected))
-
-    def weighted(*xs):
-        return np.sum(f(*xs) * weights)
-
-    report = gm.check_grad(weighted, *arrays, order=order)
-    assert report, str(report)
-
-
-def tape_grads(f, inputs, output_gradients=None, dtype=np.float64):
-    xs = [gm.constant(np.asarray(v, dtype=dtype)) for v in inputs]
-    with gm.GradientTape() as tape:
-        tape.watch(xs)
-        y = f(*xs)
-    og = None if output_gradients is None else np.asarray(output_gradients, dtype=y.dtype)
-    return tape.gradient(y, xs, output_gradients=og)
 
 
 # ---------------------------------------------------------------------------------------

@@ -338,3 +338,7 @@ def test_trace_script_options_after_the_script_and_its_own_arguments(tmp_path):
     assert run_cli("trace", str(script), "leave").returncode == 3
     proc = run_cli("trace", str(script), "--max-rows", "1")
     assert proc.returncode == 2 and "expected an int of at least 2, got '1'" in proc.stderr
+    # every option of gm.trace is gradmagic's, not the script's (debug/options.py)
+    proc = run_cli("trace", "--ops", "--check", "--max-rows", "2", "--precision", "2", str(script))
+    assert proc.returncode == 0 and "argv []" in proc.stdout, proc.stderr
+    assert "rows folded" in proc.stdout and "d(loss)/d(x) = [2, 4]" in proc.stdout

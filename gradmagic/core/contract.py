@@ -26,7 +26,7 @@ from ..errors import GradientValueError, NoGradientError
 from . import ops
 from .ops import getitem, matmul, moveaxis, multiply, reshape, transpose, unsupported, where
 from .primitive import Primitive, apply, defvjp, variadic
-from .tensor import Tensor
+from .tensor import Tensor, raw
 
 
 # -- helpers ----------------------------------------------------------------------------
@@ -37,19 +37,15 @@ def _array(x):
     return np.asarray(x)
 
 
-def _value(x):
-    return x.value if isinstance(x, Tensor) else x
-
-
 def _xp(x):
     """NumPy's names on the array module of ``x``'s value."""
-    return numpy_names(xp_of(_value(x)))
+    return numpy_names(xp_of(raw(x)))
 
 
 def _stand_in(a):
     if isinstance(a, (list, tuple)) and not isinstance(a, str):
         return type(a)(_stand_in(b) for b in a)
-    a = _value(a)
+    a = raw(a)
     if hasattr(a, "shape") and hasattr(a, "dtype"):
         return np.broadcast_to(np.zeros((), dtype=np.float64), tuple(a.shape))
     return a
@@ -60,7 +56,7 @@ def _numpy_error(func, name, *args, **kwargs):
     stand-ins of their shapes), or else a ``GradientValueError`` naming ``name``."""
     func(*[_stand_in(a) for a in args], **{k: _stand_in(v) for k, v in kwargs.items()})
     raise GradientValueError(f"{name}: arguments of shapes "
-                             f"{[tuple(getattr(_value(a), 'shape', ())) for a in args]} are "
+                             f"{[tuple(getattr(raw(a), 'shape', ())) for a in args]} are "
                              "not supported on Tensors")
 
 
@@ -124,7 +120,7 @@ def dot(a, b, out=None):
     """``np.dot``: a product with a scalar, ``matmul`` up to 2-D, and beyond it a sum over the
     last axis of ``a`` and the second-to-last of ``b`` (``tensordot``)."""
     unsupported("np.dot", out=out)
-    na, nb = len(np.shape(_value(a))), len(np.shape(_value(b)))
+    na, nb = len(np.shape(raw(a))), len(np.shape(raw(b)))
     if na == 0 or nb == 0:
         return multiply(a, b)
     if na <= 2 and nb <= 2:
@@ -236,9 +232,9 @@ def _diag_matrix(v, k):
     xp = _xp(v)
     on = (c - r) == k
     if n == 0:
-        return where(on, ops.broadcast_to(ops.sum(v), (m, m)), xp.zeros((), dtype=_value(v).dtype))
+        return where(on, ops.broadcast_to(ops.sum(v), (m, m)), xp.zeros((), dtype=raw(v).dtype))
     index = xp.minimum(xp.minimum(r, c), n - 1)
-    return where(on, getitem(v, index), xp.zeros((), dtype=_value(v).dtype))
+    return where(on, getitem(v, index), xp.zeros((), dtype=raw(v).dtype))
 
 
 def diag(v, k=0):
@@ -265,7 +261,7 @@ def _triangle(m, k, name, lower):
     rows, cols = (shape[-1], shape[-1]) if len(shape) == 1 else shape[-2:]
     r, c = _grid(m, rows, cols)
     keep = (c - r) <= int(k) if lower else (c - r) >= int(k)
-    return where(keep, m, _xp(m).zeros((), dtype=_value(m).dtype))
+    return where(keep, m, _xp(m).zeros((), dtype=raw(m).dtype))
 
 
 def tril(m, k=0):

@@ -20,6 +20,7 @@ from .._array_api import numpy_names
 from .._backend import kind, xp_of
 from ..errors import GradientTypeError, GradientValueError
 from .context import Listener, level, listeners, push, remove, stack
+from .nest import flatten, is_nest
 from .ops import astype
 from .primitive import Primitive, record_custom
 from .tensor import Tensor, Variable
@@ -125,7 +126,7 @@ def check_gradients(call: CustomCall, result, record: bool) -> tuple:
 def _sequence(call, result, n, what, bare=True):
     if bare and n == 1 and not isinstance(result, (tuple, list)):
         result = [result]
-    if call.unflatten is not None and _is_nest(result) and not (
+    if call.unflatten is not None and is_nest(result) and not (
             isinstance(result, (tuple, list)) and len(result) == n):
         leaves = flatten(result)[0]  # nested as the arguments were: TensorFlow flattens it
         result = leaves if len(leaves) == n else result
@@ -187,50 +188,12 @@ def check_gradient(call: CustomCall, i: int, grad, record: bool):
     return raw
 
 
-# -- nested arguments and results, flattened as TensorFlow's nest does -----------------------
-def _is_nest(value):
-    return isinstance(value, (list, tuple, dict))
-
-
-def _keys(d):
-    try:
-        return sorted(d)  # as TensorFlow's nest: a dict's values in sorted key order
-    except TypeError:
-        return list(d)
-
-
-def flatten(value, name=""):
-    """The leaves of a nest of lists, tuples and dicts, with their names (``xs[0]``,
-    ``cfg['w']``); anything else is one leaf. Returns ``(leaves, names, rebuild)``, where
-    ``rebuild(new_leaves)`` gives the same structure with the new leaves."""
-    if not _is_nest(value):
-        return [value], [name], lambda leaves: leaves[0]
-    leaves, names, parts = [], [], []
-    keys = _keys(value) if isinstance(value, dict) else range(len(value))
-    for k in keys:
-        sub, sub_names, rebuild = flatten(value[k], f"{name}[{k!r}]" if isinstance(value, dict)
-                                          else f"{name}[{k}]")
-        parts.append((k, len(sub), rebuild))
-        leaves += sub
-        names += sub_names
-
-    def build(new):
-        items, at = {}, 0
-        for k, n, rebuild in parts:
-            items[k] = rebuild(new[at:at + n])
-            at += n
-        if isinstance(value, dict):
-            return type(value)((k, items[k]) for k in value)
-        seq = [items[k] for k in range(len(value))]
-        return type(value)(*seq) if hasattr(type(value), "_fields") else type(value)(seq)
-    return leaves, names, build
-
-
+# -- nested arguments, flattened into the op's inputs ---------------------------------------
 def _flatten_args(inputs, names):
     """Positional arguments flattened into the op's inputs (TensorFlow records the leaves
     of a list or dict argument, each with its own gradient); ``None`` as the rebuild when
     none is nested."""
-    if not any(_is_nest(a) for a in inputs):
+    if not any(is_nest(a) for a in inputs):
         return inputs, names, None
     flat, flat_names, rebuilds = [], [], []
     for a, n in zip(inputs, names):

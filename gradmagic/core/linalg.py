@@ -25,7 +25,7 @@ from . import ops
 from .ops import (absolute, expand_dims, getitem, matmul, moveaxis, reshape, sqrt,
                   squeeze, swapaxes, unsupported, where)
 from .primitive import Primitive, apply, defvjp
-from .tensor import Tensor
+from .tensor import Tensor, raw
 
 # NumPy's named-tuple result types (not exported by np.linalg: taken from a result)
 SlogdetResult = type(np.linalg.slogdet(np.eye(1)))
@@ -40,17 +40,13 @@ def T(x):
     return swapaxes(x, -1, -2)
 
 
-def _raw(x):
-    return x.value if isinstance(x, Tensor) else x
-
-
 def _shape(x):
-    return tuple(np.shape(_raw(x)))
+    return tuple(np.shape(raw(x)))
 
 
 def _constant(x, array):
     """A constant (no gradient) of ``x``'s module and dtype, from a NumPy ``array``."""
-    v = _raw(x)
+    v = raw(x)
     return numpy_names(xp_of(v)).asarray(array, dtype=v.dtype)
 
 
@@ -96,7 +92,7 @@ def _square(a):
 
 def _float(x):
     """``x`` as NumPy's linalg sees it: integers become float64."""
-    return x if kind(_raw(x).dtype) in "fc" else ops.astype(x, np.float64)
+    return x if kind(raw(x).dtype) in "fc" else ops.astype(x, np.float64)
 
 
 # -- inv, det, slogdet, solve ---------------------------------------------------------
@@ -126,7 +122,7 @@ def det(a):
 def slogdet(a):
     _square(a)
     packed = apply(SLOGDET, a)
-    sign = _raw(packed)[..., 0]
+    sign = raw(packed)[..., 0]
     return SlogdetResult(Tensor(sign) if isinstance(packed, Tensor) else sign,
                          getitem(packed, (Ellipsis, 1)))
 
@@ -426,7 +422,7 @@ def _vector_norm(x, ord, axis, keepdims):
     if ord == -inf:  # ties share the gradient equally (min's rule), as JAX
         return ops.min(absolute(x), axis=axis, keepdims=keepdims)
     if ord == 0:  # a count: piecewise constant, no gradient
-        return ops.sum(ops.astype(ops.not_equal(x, 0), _raw(x).dtype), axis=axis, keepdims=keepdims)
+        return ops.sum(ops.astype(ops.not_equal(x, 0), raw(x).dtype), axis=axis, keepdims=keepdims)
     if ord == 1:
         return ops.sum(absolute(x), axis=axis, keepdims=keepdims)  # abs'(0) = 0, as JAX
     p = float(ord)  # at x = 0: NaN for p > 1 (0 * inf), as JAX

@@ -15,8 +15,8 @@ import operator
 
 import numpy as np
 
-from .. import _array_api
 from .._array_api import module_dtype, numpy_names, spelled_out
+from .._array_api import scatter_add as array_api_scatter_add
 from .._backend import kind, xp_of
 from ..errors import GradientValueError, NoGradientError
 from .primitive import Primitive, apply, binary, unary
@@ -414,7 +414,7 @@ def _scatter_add_portable(xp, g, shape, index, accumulate):
             return out
         except (IndexError, TypeError):  # array_api_strict: no None in an assigned index
             pass
-    return _array_api.scatter_add(xp, g, shape, index)
+    return array_api_scatter_add(xp, g, shape, index)
 
 
 SCATTER_ADD = Primitive("scatter_add", _scatter_add, portable=_scatter_add_portable)

@@ -11,7 +11,7 @@ with no rule of their own. ``FUNCTIONS`` maps each NumPy function onto its form 
 
 import numpy as np
 
-from .._backend import kind, xp_of
+from .._backend import kind, numpy_dtype, xp_of
 from ..errors import GradientValueError, NoGradientError
 from . import ops
 from .tensor import Tensor, raw
@@ -194,7 +194,7 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     if kind(values.dtype) == "c":
         raise NoGradientError("np.nan_to_num of complex values has no gradient in gradmagic")
     xp = _xp(x)
-    big = np.finfo(np.dtype(str(values.dtype).rpartition(".")[2])).max
+    big = np.finfo(numpy_dtype(values.dtype)).max
     out = ops.where(xp.isnan(values), nan, x)
     out = ops.where(xp.isinf(values) & (values > 0), big if posinf is None else posinf, out)
     return ops.where(xp.isinf(values) & (values < 0), -big if neginf is None else neginf, out)

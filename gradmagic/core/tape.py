@@ -16,6 +16,7 @@ from ..errors import (GradientTypeError, GradientValueError, TapeError, TapeReen
 from . import ops
 from .backward import backward, ones
 from .context import LEVEL, TAPES, listeners, push, recording, remove, without
+from .nest import flatten
 from .tensor import Tensor, Variable
 
 
@@ -395,20 +396,15 @@ def _one_tensor(x, fn, arg):
 
 
 def _flatten(tree, fn, arg, allow_raw=False):
-    """Leaves of a Tensor / list / tuple / dict tree, and a function that rebuilds it."""
+    """Leaves of a Tensor / list / tuple / dict tree, each checked, and a function that
+    rebuilds the tree from new leaves (``nest.flatten``)."""
     if isinstance(tree, Tensor):  # the common case, one Tensor
         return [tree], _first
-    leaves = []
-
-    def walk(node):
+    leaves, _, rebuild = flatten(tree)
+    for node in leaves:
         if isinstance(node, Tensor) or (allow_raw and (hasattr(node, "shape") or (
                 isinstance(node, (int, float)) and not isinstance(node, bool)))):
-            leaves.append(node)
-            return None
-        if isinstance(node, dict):
-            return (dict, [(k, walk(v)) for k, v in node.items()])
-        if isinstance(node, (list, tuple)):
-            return (type(node), [walk(v) for v in node])
+            continue
         if callable(node):
             raise GradientTypeError(
                 f"{fn}({arg}): got the function {getattr(node, '__name__', node)!r} inside "
@@ -423,20 +419,4 @@ def _flatten(tree, fn, arg, allow_raw=False):
         raise GradientTypeError(
             f"{fn}({arg}): expected a Tensor or Variable (or a list, tuple or dict of them), "
             f"got {type(node).__name__} {node!r:.60}{hint}")
-
-    shape = walk(tree)
-
-    def rebuild(values):
-        it = iter(values)
-
-        def build(s):
-            if s is None:
-                return next(it)
-            kind, parts = s
-            if kind is dict:
-                return {k: build(v) for k, v in parts}
-            return kind(build(v) for v in parts)
-
-        return build(shape)
-
     return leaves, rebuild
