@@ -9,24 +9,27 @@ def is_nest(value):
     return isinstance(value, (list, tuple, dict))
 
 
-def _keys(d):
-    try:
-        return sorted(d)  # as TensorFlow's nest: a dict's values in sorted key order
-    except TypeError:
-        return list(d)
+def _keys(d, ordered):
+    if ordered:
+        try:
+            return sorted(d)  # as TensorFlow's nest: a dict's values in sorted key order
+        except TypeError:
+            pass
+    return list(d)
 
 
-def flatten(value, name=""):
+def flatten(value, name="", ordered=True):
     """The leaves of a nest of lists, tuples and dicts, with their names (``xs[0]``,
     ``cfg['w']``); anything else is one leaf. Returns ``(leaves, names, rebuild)``, where
-    ``rebuild(new_leaves)`` gives the same structure with the new leaves."""
+    ``rebuild(new_leaves)`` gives the same structure with the new leaves. ``ordered``: a
+    dict's values in sorted key order, as TensorFlow's (else in the dict's own order)."""
     if not is_nest(value):
         return [value], [name], lambda leaves: leaves[0]
     leaves, names, parts = [], [], []
-    keys = _keys(value) if isinstance(value, dict) else range(len(value))
+    keys = _keys(value, ordered) if isinstance(value, dict) else range(len(value))
     for k in keys:
         sub, sub_names, rebuild = flatten(value[k], f"{name}[{k!r}]" if isinstance(value, dict)
-                                          else f"{name}[{k}]")
+                                          else f"{name}[{k}]", ordered)
         parts.append((k, len(sub), rebuild))
         leaves += sub
         names += sub_names

@@ -400,7 +400,7 @@ def _flatten(tree, fn, arg, allow_raw=False):
     rebuilds the tree from new leaves (``nest.flatten``)."""
     if isinstance(tree, Tensor):  # the common case, one Tensor
         return [tree], _first
-    leaves, _, rebuild = flatten(tree)
+    leaves, _, rebuild = flatten(tree, ordered=False)  # results in the order given
     for node in leaves:
         if isinstance(node, Tensor) or (allow_raw and (hasattr(node, "shape") or (
                 isinstance(node, (int, float)) and not isinstance(node, bool)))):
