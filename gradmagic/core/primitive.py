@@ -97,7 +97,7 @@ def apply(prim, *args, **params):
     vals = tuple([b.value if isinstance(b, Tensor) else b for b in args])
     if all(v is b for v, b in zip(vals, args)):
         return prim.impl(common_xp(args))(*args, **params)
-    out = _new(Tensor)
+    out = _new(result_class(args))
     out.value = prim.impl(common_xp(vals))(*vals, **params)
     tapes = TAPES.get()
     if tapes and prim.vjps is not None:
@@ -112,7 +112,7 @@ def unary(prim, a, params=NO_PARAMS):
     va = a.value
     xp = MODULES.get(type(va)) or xp_of(va)
     f = prim.np if xp is np else prim.impl(xp)
-    out = _new(Tensor)
+    out = _new(Tensor if type(a) is Tensor else a.result_class)
     out.value = f(va, **params) if params else f(va)
     tapes = TAPES.get()
     if tapes and prim.vjps is not None:
@@ -137,12 +137,24 @@ def binary(prim, a, b, params=NO_PARAMS):
     elif xp is None:
         xp = common_xp((va, vb))
     f = prim.np if xp is np else prim.impl(xp)
-    out = _new(Tensor)
+    cls = a.result_class if va is not a and type(a) is not Tensor else Tensor
+    if cls is Tensor and vb is not b and type(b) is not Tensor:
+        cls = b.result_class
+    out = _new(cls)
     out.value = f(va, vb, **params) if params else f(va, vb)
     tapes = TAPES.get()
     if tapes and prim.vjps is not None:
         record(tapes, prim, (a, b), (va, vb), out, params)
     return out
+
+
+def result_class(args):
+    """The class of an op's result: a Tensor, unless an argument's class says otherwise
+    (a dialect's tensors, ``gradmagic.torch``'s, give results of their own class)."""
+    for a in args:
+        if isinstance(a, Tensor) and a.result_class is not Tensor:
+            return a.result_class
+    return Tensor
 
 
 def record(tapes, prim, args, vals, out, params):

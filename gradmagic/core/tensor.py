@@ -102,6 +102,10 @@ class Tensor:
             "np.concatenate of the pieces), or use a Variable's assign()")
 
 
+Tensor.result_class = Tensor  # an op on Tensors gives a Tensor (a Variable's too); a dialect's
+# subclass sets its own, so that results stay in its vocabulary
+
+
 class Variable(Tensor):
     """A mutable Tensor, watched automatically by tapes when it is trainable.
 

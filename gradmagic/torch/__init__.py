@@ -1,0 +1,212 @@
+"""A PyTorch-shaped namespace over gradmagic: ``import gradmagic.torch as torch``.
+
+The code of PyTorch's tutorials on custom ``autograd.Function`` s runs unchanged on it and
+prints what they print (to float tolerance). It is a thin map onto gradmagic's engine, not
+a second engine: tensors are gradmagic Tensors with PyTorch's methods and autograd state
+(``requires_grad``, ``.grad``, ``grad_fn``), a ``Function`` is one recorded op as
+``gm.custom_gradient`` is, and ``backward`` is the engine's walk; so ``gm.trace()`` and
+``%%gradtrace`` show and check PyTorch code. PyTorch's semantics where they differ from
+TensorFlow's: float32 by default, ``.grad`` accumulates, a graph is freed by ``backward``
+unless ``retain_graph=True``. CPU only (``gm.set_backend("cupy")`` for a GPU). A name it
+does not map raises ``AttributeError`` naming it.
+
+>>> import gradmagic.torch as torch
+>>> x = torch.tensor([1.0, 2.0], requires_grad=True)
+>>> (x ** 2).sum().backward()
+>>> x.grad
+tensor([2., 4.])
+"""
+
+import builtins
+
+import numpy as np
+
+from ..core import ops
+from ..core.tensor import Tensor as CoreTensor
+from . import autograd, nn
+from .graph import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
+from .tensor import (DEFAULT_FLOAT, DEFAULT_GENERATOR, Device, Generator, Size, Tensor,
+                     check_device, generator_of, make)
+
+float16 = half = np.dtype("float16")
+float32 = float = np.dtype("float32")  # noqa: A001  (torch.float)
+float64 = double = np.dtype("float64")
+int8, int16, uint8 = np.dtype("int8"), np.dtype("int16"), np.dtype("uint8")
+int32 = int = np.dtype("int32")  # noqa: A001
+int64 = long = np.dtype("int64")
+bool = np.dtype("bool")  # noqa: A001
+device = Device
+strided = "strided"
+
+
+def manual_seed(seed):
+    """``torch.manual_seed``: seeds the default generator (NumPy's PCG64, so the numbers
+    differ from PyTorch's own)."""
+    return DEFAULT_GENERATOR.manual_seed(seed)
+
+
+def get_default_dtype():
+    return DEFAULT_FLOAT
+
+
+def is_tensor(obj):
+    return isinstance(obj, Tensor)
+
+
+def tensor(data, dtype=None, device=None, requires_grad=False, pin_memory=False):
+    """``torch.tensor``: a new leaf (Python floats become float32, ints int64)."""
+    return make(data, dtype, requires_grad, device)
+
+
+def as_tensor(data, dtype=None, device=None):
+    return data if isinstance(data, Tensor) and dtype is None else make(data, dtype, False, device,
+                                                                        "torch.as_tensor", copy=False)
+
+
+def from_numpy(ndarray):
+    if not isinstance(ndarray, np.ndarray):
+        raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
+    return make(ndarray, None, False, None, "torch.from_numpy", copy=False)
+
+
+def _filled(fill, fn):
+    def create(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+               generator=None, pin_memory=False, memory_format=None):
+        shape = tuple(size[0]) if len(size) == 1 and isinstance(size[0], (tuple, list)) else size
+        value = fill(tuple(builtins.int(s) for s in shape), generator_of(generator))
+        return make(value, dtype or DEFAULT_FLOAT, requires_grad, device, f"torch.{fn}")
+    create.__name__ = create.__qualname__ = fn
+    create.__doc__ = f"``torch.{fn}(*size, dtype=None, device=None, requires_grad=False)``."
+    return create
+
+
+zeros = _filled(lambda s, g: np.zeros(s), "zeros")
+ones = _filled(lambda s, g: np.ones(s), "ones")
+empty = _filled(lambda s, g: np.zeros(s), "empty")
+randn = _filled(lambda s, g: g.normal(0.0, 1.0, s), "randn")
+rand = _filled(lambda s, g: g.uniform(0.0, 1.0, s), "rand")
+
+
+def full(size, fill_value, dtype=None, device=None, requires_grad=False, **kwargs):
+    if dtype is None:
+        dtype = DEFAULT_FLOAT if isinstance(fill_value, (np.floating, type(0.0))) else None
+    return make(np.full(tuple(size), fill_value), dtype, requires_grad, device, "torch.full")
+
+
+def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False, **kwargs):
+    if end is None:
+        start, end = 0, start
+    return make(np.arange(start, end, step), dtype, requires_grad, device, "torch.arange")
+
+
+def linspace(start, end, steps, dtype=None, device=None, requires_grad=False, **kwargs):
+    return make(np.linspace(start, end, steps), dtype or DEFAULT_FLOAT, requires_grad, device,
+                "torch.linspace")
+
+
+def eye(n, m=None, dtype=None, device=None, requires_grad=False, **kwargs):
+    return make(np.eye(n, m), dtype or DEFAULT_FLOAT, requires_grad, device, "torch.eye")
+
+
+def _like(fill, fn):
+    def create(input, dtype=None, device=None, requires_grad=False, memory_format=None, **kwargs):
+        value = fill(input.value.shape, generator_of(kwargs.get("generator")))
+        return make(value, dtype or input.dtype, requires_grad, device, f"torch.{fn}")
+    create.__name__ = create.__qualname__ = fn
+    return create
+
+
+zeros_like = _like(lambda s, g: np.zeros(s), "zeros_like")
+ones_like = _like(lambda s, g: np.ones(s), "ones_like")
+empty_like = _like(lambda s, g: np.zeros(s), "empty_like")
+randn_like = _like(lambda s, g: g.normal(0.0, 1.0, s), "randn_like")
+rand_like = _like(lambda s, g: g.uniform(0.0, 1.0, s), "rand_like")
+
+
+def full_like(input, fill_value, dtype=None, device=None, requires_grad=False, **kwargs):
+    return make(np.full(input.value.shape, fill_value), dtype or input.dtype, requires_grad,
+                device, "torch.full_like")
+
+
+def _t(x, like=None):
+    if isinstance(x, Tensor):
+        return x
+    if isinstance(x, CoreTensor):
+        return make(x.value, copy=False)
+    return make(x, like.dtype if like is not None and hasattr(x, "__float__") else None)
+
+
+def _method(name):
+    def function(input, *args, **kwargs):
+        return getattr(_t(input), name)(*args, **kwargs)
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = f"``torch.{name}(input, ...)``: ``input.{name}(...)``."
+    return function
+
+
+_METHODS = ("exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "relu", "abs", "square",
+            "reciprocal", "log1p", "expm1", "sign", "neg", "sum", "mean", "prod", "var", "std",
+            "max", "min", "amax", "amin", "argmax", "argmin", "sort", "norm", "logsumexp",
+            "cumsum", "softmax", "log_softmax", "clamp", "clip", "t", "transpose", "permute",
+            "reshape", "flatten", "squeeze", "unsqueeze", "flip", "matmul", "mm", "bmm", "mv",
+            "dot", "add", "sub", "mul", "div", "equal", "allclose", "numel", "clone", "detach",
+            "all", "any", "eq", "ne", "lt", "le", "gt", "ge")
+globals().update({name: _method(name) for name in _METHODS})
+absolute, negative, multiply, subtract, divide = abs, neg, mul, sub, div  # noqa: F821
+
+
+def pow(input, exponent):  # noqa: A001
+    return _t(input, exponent if isinstance(exponent, CoreTensor) else None) ** exponent
+
+
+def maximum(input, other):
+    return np.maximum(_t(input), other)
+
+
+def minimum(input, other):
+    return np.minimum(_t(input), other)
+
+
+def where(condition, input=None, other=None):
+    return ops.where(condition, input, other)
+
+
+def cat(tensors, dim=0):
+    return ops.concatenate([_t(t) for t in tensors], axis=dim)
+
+
+concat = concatenate = cat
+
+
+def stack(tensors, dim=0):
+    return ops.stack([_t(t) for t in tensors], axis=dim)
+
+
+def outer(input, vec2):
+    return ops.outer(_t(input), vec2)
+
+
+def einsum(equation, *operands):
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = operands[0]
+    return np.einsum(equation, *operands)
+
+
+def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    return make(np.isclose(input.value, other.value, rtol=rtol, atol=atol, equal_nan=equal_nan))
+
+
+def _missing(what):
+    return (f"gradmagic.{what} does not exist: gradmagic.torch covers what PyTorch's tutorials on "
+            "custom autograd Functions use (tensors, autograd, Function, no_grad, the common "
+            "elementwise functions and reductions), not all of PyTorch; out of scope: CUDA "
+            "devices (use gm.set_backend('cupy')), torch.nn modules and optimizers, "
+            "torch.compile, torch.func and complex dtypes")
+
+
+def __getattr__(name):
+    raise AttributeError(_missing(f"torch.{name}"))
+
+
+__all__ = [k for k in list(globals()) if not k.startswith("_") and k not in ("np", "ops", "CoreTensor")]
+del check_device

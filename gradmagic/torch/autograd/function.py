@@ -1,0 +1,277 @@
+"""``torch.autograd.Function``: a PyTorch user's custom function as one recorded op.
+
+``Function.apply`` runs ``forward`` without recording (as PyTorch runs it), then gives its
+outputs one ``Node`` whose rule calls the user's ``backward``: the same joint primitive and
+``CustomCall`` as ``gm.custom_gradient``, so the trace shows the call as one row and the
+pitfall checks call ``backward`` again. What ``backward`` returns is checked as PyTorch
+checks it (count, ``None`` for non-tensors, shape up to broadcasting, dtype), in PyTorch's
+words.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+
+from ...core.backward import broadcast_axes, unbroadcast
+from ...core.context import level, listeners
+from ...core.custom import CustomCall
+from ...core.primitive import Primitive, variadic
+from ...core.tensor import Tensor as CoreTensor
+from ..graph import FREED, GRAD, Node, Tensor, as_tensor_of, no_grad
+
+WORDS = {"grad_fn": "backward", "upstream": "grad_output", "fix": "return grad_output * 2 * x",
+         "check": "torch.autograd.gradcheck", "stop": "detach()"}
+
+
+class FunctionCtx:
+    """``ctx``: what ``forward`` (or ``setup_context``) leaves for ``backward``."""
+
+    def __init__(self, n_inputs=0):
+        self.needs_input_grad = (False,) * n_inputs
+        self.to_save = ()
+        self.saved_versions = ()
+        self.non_differentiable = set()
+        self.materialize_grads = True
+        self.node = None
+
+    def save_for_backward(self, *tensors):
+        for t in tensors:
+            if t is not None and not isinstance(t, CoreTensor):
+                raise TypeError(f"save_for_backward can only save variables, but argument "
+                                f"{tensors.index(t)} is of type {type(t).__name__}")
+        self.to_save = tensors
+        self.saved_versions = tuple(getattr(t, "version", 0) for t in tensors)
+
+    @property
+    def saved_tensors(self):
+        if self.node is not None and self.node.freed:
+            raise RuntimeError(FREED)
+        for k, (t, v) in enumerate(zip(self.to_save, self.saved_versions)):
+            if isinstance(t, Tensor) and t.version != v:
+                raise RuntimeError(
+                    f"one of the variables needed for gradient computation has been modified "
+                    f"by an inplace operation: saved tensor {k} of shape {list(t.shape)} is at "
+                    f"version {t.version}; expected version {v} instead.")
+        return tuple(self.to_save)
+
+    def mark_non_differentiable(self, *tensors):
+        self.non_differentiable.update(id(t) for t in tensors)
+
+    def mark_dirty(self, *tensors):
+        """Accepted: gradmagic's in-place ops never change a saved array."""
+
+    def set_materialize_grads(self, value):
+        self.materialize_grads = bool(value)
+
+
+def once_differentiable(backward):
+    """``torch.autograd.function.once_differentiable``: ``backward`` runs without
+    recording, and a second-order pass through what it returned raises, as in PyTorch."""
+    @functools.wraps(backward)
+    def run(ctx, *grads):
+        with no_grad():
+            return backward(ctx, *grads)
+    run.once_differentiable = True
+    return run
+
+
+def _twice(g, ans, *args):
+    raise RuntimeError("trying to differentiate twice a function that was marked with "
+                       "@once_differentiable")
+
+
+ONCE = Primitive("once_differentiable")
+ONCE.vjps = variadic(lambda i, g, ans, *args: _twice(g, ans))
+
+
+class FunctionCall(CustomCall):
+    """One ``apply``: its ``backward`` called with the upstream gradients, checked."""
+
+    __slots__ = ("cls", "ctx", "args")
+    words = WORDS
+
+    def gradients(self, g):
+        ctx = self.ctx
+        like = next(a for a in self.args if isinstance(a, Tensor))
+        upstream = tuple(as_tensor_of(u, like) for u in g)
+        with_node, ctx.node = ctx.node, None  # a check may call it again after the walk freed it
+        try:
+            result = self.cls.backward(ctx, *upstream)
+        finally:
+            ctx.node = with_node
+        record = isinstance(g[0], CoreTensor)
+        grads = self.check(result, record)
+        if record and getattr(self.cls.backward, "once_differentiable", False):
+            grads = tuple(None if r is None else _once(r, self.args) for r in grads)
+        return grads
+
+    def check(self, result, record):
+        """One gradient per forward input, as PyTorch's ``validate_outputs``."""
+        name = f"{self.name}Backward"
+        if not isinstance(result, tuple):
+            result = (result,)
+        n = len(self.args)
+        if len(result) != n:
+            if len(result) > n and all(r is None for r in result[n:]):
+                result = result[:n]  # PyTorch drops extra Nones
+            else:
+                raise RuntimeError(f"function {name} returned an incorrect number of gradients "
+                                   f"(expected {n}, got {len(result)})")
+        out = []
+        for i, (a, gr) in enumerate(zip(self.args, result)):
+            if gr is None:
+                out.append(None)
+                continue
+            if not isinstance(a, CoreTensor):
+                raise RuntimeError(f"function {name} returned a gradient different than None at "
+                                   f"position {i + 1}, but the corresponding forward input was "
+                                   "not a Variable")
+            if not isinstance(gr, CoreTensor):
+                raise TypeError(f"function {name} returned a gradient of type "
+                                f"{type(gr).__name__} at position {i + 1}; expected a Tensor or None")
+            if gr.shape != a.shape:
+                if broadcast_axes(tuple(gr.shape), tuple(a.shape)) is None:
+                    raise RuntimeError(f"Function {name} returned an invalid gradient at index {i} "
+                                       f"- got {list(gr.shape)} but expected shape compatible "
+                                       f"with {list(a.shape)}")
+                gr = unbroadcast(gr, tuple(a.shape))
+            if gr.dtype != a.dtype:
+                gr = gr.astype(a.dtype) if isinstance(gr, CoreTensor) else gr
+            out.append(gr if record else gr.value)
+        return tuple(out)
+
+    def forward(self, *inputs):
+        """``forward`` again on ``inputs``, without recording (for the checks)."""
+        ctx = FunctionCtx(len(inputs))
+        like = next(a for a in self.args if isinstance(a, Tensor))
+        inputs = [as_tensor_of(x.value, like) if isinstance(x, CoreTensor) else x for x in inputs]
+        with no_grad():
+            out = run_forward(self.cls, ctx, inputs, {})
+        outs = out if isinstance(out, tuple) else (out,)
+        return tuple(o for o in outs if isinstance(o, CoreTensor)), None
+
+
+def _once(r, args):
+    """``r`` as the output of a node that raises when a later pass differentiates it."""
+    r = as_tensor_of(r.value if isinstance(r, CoreTensor) else r, next(
+        a for a in args if isinstance(a, Tensor)))
+    inputs = tuple(a for a in args if isinstance(a, Tensor) and a.requires_grad)
+    if inputs:
+        r.grad_fn = Node(ONCE, inputs, tuple(a.value for a in inputs), {}, (r,))
+    return r
+
+
+def _custom_rule(g, ans, *args, call):
+    return call.gradients(g)
+
+
+def run_forward(cls, ctx, args, kwargs):
+    """The user's ``forward``, in either of PyTorch's two forms."""
+    if "setup_context" in _defined(cls):
+        out = cls.forward(*args, **kwargs)
+        cls.setup_context(ctx, tuple(args), out)
+        return out
+    return cls.forward(ctx, *args, **kwargs)
+
+
+def _defined(cls):
+    return {k for c in cls.__mro__[:-2] for k in vars(c)}  # less Function and object
+
+
+class FunctionMeta(type):
+    """Gives each ``Function`` subclass its primitive and its parameters' names, once."""
+
+    def __init__(cls, name, bases, ns):
+        super().__init__(name, bases, ns)
+        cls.prim = Primitive(name)
+        cls.prim.vjps, cls.prim.joint = _custom_rule, True
+        cls.prim.labels = ("backward(ctx, grad_output)",)
+        try:
+            params = list(inspect.signature(ns["forward"]).parameters) if "forward" in ns else []
+        except (TypeError, ValueError):
+            params = []
+        cls.input_names = tuple(params if "setup_context" in _defined(cls) else params[1:])
+
+
+class Function(metaclass=FunctionMeta):
+    """``torch.autograd.Function``: subclass it with static ``forward`` and ``backward``
+    and call ``YourFunction.apply(*inputs)``.
+
+    >>> import gradmagic.torch as torch
+    >>> class Square(torch.autograd.Function):
+    ...     @staticmethod
+    ...     def forward(ctx, x):
+    ...         ctx.save_for_backward(x)
+    ...         return x ** 2
+    ...     @staticmethod
+    ...     def backward(ctx, grad_output):
+    ...         x, = ctx.saved_tensors
+    ...         return grad_output * 2 * x
+    >>> x = torch.tensor(3.0, requires_grad=True)
+    >>> Square.apply(x).backward()
+    >>> x.grad
+    tensor(6.)
+    """
+
+    @staticmethod
+    def forward(ctx, *args, **kwargs):
+        raise NotImplementedError("You must implement the forward function for custom "
+                                  "autograd.Function.")
+
+    @staticmethod
+    def backward(ctx, *grad_outputs):
+        raise NotImplementedError("You must implement either the backward or vjp method for "
+                                  "your custom autograd.Function to use it with backward mode AD.")
+
+    vjp = backward
+
+    @classmethod
+    def apply(cls, *args, **kwargs):
+        """Run ``forward`` and record the call as one op whose gradient is ``backward``."""
+        name = cls.__name__
+        ctx = FunctionCtx(len(args))
+        ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
+        names = list(cls.input_names[:len(args)]) + [f"args[{k}]" for k in range(
+            len(cls.input_names), len(args))]
+        hooks = listeners()
+        for h in hooks:
+            h.on_function_enter(name, args, names)
+        outs = None
+        try:
+            with no_grad():
+                result = run_forward(cls, ctx, args, kwargs)
+            result, outs = _outputs(result, args)
+            if GRAD.get() and any(ctx.needs_input_grad):
+                _record(cls, ctx, args, names, outs)
+        finally:
+            for h in hooks:
+                h.on_function_exit(name, outs)
+        return result
+
+
+def _outputs(result, args):
+    """The outputs as new tensors where ``forward`` returned one of its inputs (PyTorch
+    gives a view), and the tensors among them."""
+    single = not isinstance(result, tuple)
+    items = list((result,) if single else result)
+    taken = {id(a) for a in args}
+    like = next((a for a in args if isinstance(a, Tensor)), None)
+    for k, r in enumerate(items):
+        if isinstance(r, CoreTensor) and (id(r) in taken or not isinstance(r, Tensor)):
+            items[k] = as_tensor_of(r.value, like) if like is not None else r
+    outs = tuple(r for r in items if isinstance(r, Tensor))
+    return (items[0] if single else tuple(items)), outs
+
+
+def _record(cls, ctx, args, names, outs):
+    if all(id(o) in ctx.non_differentiable for o in outs):
+        return
+    call = FunctionCall(cls.__name__, None, names, list(args), [], cls, level=level())
+    call.cls, call.ctx, call.args = cls, ctx, tuple(args)
+    vals = tuple(a.value if isinstance(a, CoreTensor) else a for a in args)
+    node = Node(cls.prim, tuple(args), vals, {"call": call}, outs)
+    ctx.node = node
+    for o in outs:  # outputs marked non-differentiable, or not floating, require no grad
+        if id(o) not in ctx.non_differentiable and o.value.dtype.kind in "fc":
+            o.grad_fn = node

@@ -1,0 +1,401 @@
+"""PyTorch's autograd on gradmagic's engine: grad mode, the graph kept on tensors, and the
+walk of ``backward`` and ``autograd.grad``.
+
+PyTorch records an op when one of its inputs requires a gradient and keeps the graph on
+the tensors (``grad_fn``), so it lives as long as they do. Here every op of the torch
+namespace runs with ``RECORDER`` on the engine's stack (``recorded``): it hears each
+primitive and, when an input requires grad, gives the output a ``Node``: the engine's own
+entry (primitive, arguments, their values, parameters) less the output, which holds it.
+``run_backward`` gathers the nodes the roots depend on, sorts them by creation (their
+execution order) and hands them to ``core.backward.backward``: the walk, the rule table
+and the listeners (a trace) of ``GradientTape``.
+
+In-place ops never write into an array a node saved: they rebind the tensor to a new
+array and count a new version, so a gradient is always that of the computation as it
+ran; a node that used an older version of a tensor is walked with a stand-in for it.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import functools
+import itertools
+import warnings
+import weakref
+
+import numpy as np
+
+from ..core import ops
+from ..core.backward import backward, ones
+from ..core.context import LEVEL, TAPES, Listener, at_level, listeners
+from ..core.tape import TapeView
+from ..core.tensor import Tensor as CoreTensor
+
+GRAD = contextvars.ContextVar("gradmagic_torch_grad", default=True)  # grad mode, per thread
+
+
+def is_grad_enabled() -> bool:
+    """``torch.is_grad_enabled()``."""
+    return GRAD.get()
+
+
+class _GradMode:
+    """A context manager and decorator that sets grad mode, as ``torch.no_grad``."""
+
+    mode = True
+
+    def __init__(self):
+        self.before = []
+
+    def __enter__(self):
+        self.before.append(GRAD.get())
+        GRAD.set(self.mode)
+        return self
+
+    def __exit__(self, *exc):
+        GRAD.set(self.before.pop())
+        return False
+
+    def __call__(self, fn):
+        @functools.wraps(fn)
+        def run(*args, **kwargs):
+            with type(self)() if type(self) is not set_grad_enabled else set_grad_enabled(self.mode):
+                return fn(*args, **kwargs)
+        return run
+
+
+class no_grad(_GradMode):
+    """``torch.no_grad()``: ops inside record nothing (for updates and evaluation)."""
+
+    mode = False
+
+
+class enable_grad(_GradMode):
+    """``torch.enable_grad()``: ops record again inside ``no_grad``."""
+
+    mode = True
+
+
+class set_grad_enabled(_GradMode):
+    """``torch.set_grad_enabled(mode)``: sets grad mode now (a call) or for a ``with`` block."""
+
+    def __init__(self, mode):
+        super().__init__()
+        self.mode = bool(mode)
+        self.before.append(GRAD.get())
+        GRAD.set(self.mode)
+
+    def __enter__(self):
+        return self
+
+
+inference_mode = no_grad
+
+
+# -- the graph -------------------------------------------------------------------------------
+_serials = itertools.count()
+
+FREED = ("Trying to backward through the graph a second time (or directly access saved "
+         "tensors after they have already been freed). Saved intermediate values of the graph "
+         "are freed when you call .backward() or autograd.grad(). Specify retain_graph=True if "
+         "you need to backward through the graph a second time or if you need to access saved "
+         "tensors after calling backward.")
+
+
+class Node:
+    """``grad_fn``: one recorded op, as the engine's entry less its outputs (which hold
+    it), with the versions of the tensors it used and the nodes that made them."""
+
+    __slots__ = ("prim", "args", "vals", "params", "outs", "metas", "versions", "out_versions",
+                 "sources", "kept", "serial", "level", "freed", "__weakref__")
+
+    def __init__(self, prim, args, vals, params, outs):
+        self.prim, self.args, self.vals, self.params = prim, args, vals, params
+        self.outs = tuple(weakref.ref(o) for o in outs)
+        self.metas = tuple((o.value.shape, o.value.dtype, type(o)) for o in outs)
+        self.versions = tuple(a.version if isinstance(a, Tensor) else None for a in args)
+        self.sources = tuple(a.grad_fn if isinstance(a, Tensor) else None for a in args)
+        self.out_versions = tuple(o.version for o in outs)
+        self.kept = {}  # output index -> its value, once an in-place op replaced it
+        self.serial = next(_serials)
+        self.level = LEVEL.get()  # the order of the backward pass that recorded it (0: none)
+        self.freed = False
+
+    def index(self, t):
+        """The position of ``t`` among the outputs."""
+        return next(i for i, r in enumerate(self.outs) if r() is t)
+
+    def name(self) -> str:
+        """As PyTorch names it: ``MulBackward0``, ``LegendrePolynomial3Backward``."""
+        if self.prim.joint:
+            return f"{self.prim.name}Backward"
+        return "".join(p.capitalize() for p in self.prim.name.split("_")) + "Backward0"
+
+    @property
+    def next_functions(self):
+        """The nodes of the inputs, as ``(grad_fn, 0)`` pairs (``(None, 0)`` for leaves)."""
+        return tuple((n, 0) for n in self.sources)
+
+    def __repr__(self):
+        return f"<{self.name()}>"
+
+
+class Recorder(Listener):
+    """On the engine's stack while a torch op runs: gives each output whose inputs require
+    grad its ``Node``."""
+
+    records = True  # the engine runs rules on Tensors while it is there (create_graph)
+
+    def on_op(self, prim, args, vals, out, params):
+        if not GRAD.get():
+            return
+        for a in args:
+            if isinstance(a, Tensor) and a.requires_grad:
+                if isinstance(out, Tensor) and out.value.dtype.kind in "fc":
+                    out.grad_fn = Node(prim, args, vals, params, (out,))
+                return
+
+    def follows(self, tensor) -> bool:
+        return isinstance(tensor, Tensor) and tensor.requires_grad
+
+    def watched_variables(self):
+        return ()
+
+
+RECORDER = Recorder()
+
+
+def recorded(fn):
+    """``fn`` run with the recorder on the engine's stack when grad mode is on."""
+    @functools.wraps(fn)
+    def run(*args, **kwargs):
+        tapes = TAPES.get()
+        if not GRAD.get() or RECORDER in tapes:
+            return fn(*args, **kwargs)
+        token = TAPES.set(tapes + (RECORDER,))
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            TAPES.reset(token)
+    return run
+
+
+class Tensor(CoreTensor):
+    """A tensor with PyTorch's autograd state: ``requires_grad`` (a leaf's flag),
+    ``grad``, ``grad_fn`` (the ``Node`` that made it), and a version counted by in-place
+    ops. ``gradmagic.torch.Tensor`` adds the rest of PyTorch's methods."""
+
+    grad_fn = None
+    grad_value = None  # what .grad holds
+    version = 0  # bumped by each in-place op
+    leaf_requires_grad = False
+    retains_grad = False
+    base = None  # the tensor a `.data` or `.detach()` alias writes through to
+
+    __hash__ = object.__hash__  # by identity, as torch.Tensor
+
+    @property
+    def requires_grad(self) -> bool:
+        return self.grad_fn is not None or self.leaf_requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, flag):
+        if self.grad_fn is not None:
+            raise RuntimeError("you can only change requires_grad flags of leaf variables.")
+        if flag and self.value.dtype.kind not in "fc":
+            raise RuntimeError("only Tensors of floating point and complex dtype can require "
+                               "gradients")
+        self.leaf_requires_grad = bool(flag)
+
+    @property
+    def grad(self):
+        """The gradient ``backward`` accumulated here (leaves, and non-leaves that
+        ``retain_grad()``)."""
+        if self.grad_fn is not None and not self.retains_grad:
+            warnings.warn(
+                "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its "
+                ".grad attribute won't be populated during autograd.backward(). If you indeed want "
+                "the .grad field to be populated for a non-leaf Tensor, use .retain_grad() on the "
+                "non-leaf Tensor.", UserWarning, stacklevel=2)
+        return self.grad_value
+
+    @grad.setter
+    def grad(self, g):
+        self.grad_value = g
+
+    @property
+    def is_leaf(self) -> bool:
+        return self.grad_fn is None
+
+    def requires_grad_(self, requires_grad=True):
+        self.requires_grad = requires_grad
+        return self
+
+    def retain_grad(self):
+        """Keep ``.grad`` for this non-leaf tensor after ``backward``."""
+        if self.grad_fn is not None:
+            self.retains_grad = True
+
+    def rebind(self, new):
+        """The in-place step of every in-place op: this tensor now holds ``new`` (a tensor
+        of the same shape), as a new version; the arrays nodes saved are left as they were."""
+        if tuple(new.shape) != tuple(self.value.shape):
+            raise RuntimeError(f"output with shape {list(self.value.shape)} doesn't match the "
+                               f"broadcast shape {list(new.shape)}")
+        if GRAD.get() and self.grad_fn is None and self.leaf_requires_grad:
+            raise RuntimeError("a leaf Variable that requires grad is being used in an in-place "
+                               "operation.")
+        value = new.value if isinstance(new, CoreTensor) else new
+        if value.dtype != self.value.dtype:
+            value = value.astype(self.value.dtype)
+        old = self.grad_fn
+        node = new.grad_fn if isinstance(new, Tensor) and GRAD.get() else None
+        if old is not None and node is not None:  # a walk through the old version needs it
+            old.kept[old.index(self)] = self.value
+        self.value = value
+        self.version += 1
+        if node is not None:  # the op is recorded: its output is this tensor, new version
+            node.outs, node.out_versions = (weakref.ref(self),), (self.version,)
+            self.grad_fn = node
+        elif old is not None:  # changed under no_grad: a constant change, as in PyTorch
+            i = old.index(self)
+            old.out_versions = old.out_versions[:i] + (self.version,) + old.out_versions[i + 1:]
+        if self.base is not None:
+            self.base.value, self.base.version = value, self.base.version + 1
+        return self
+
+
+def seed(root, gradient, fn):
+    """The gradient a walk starts from at ``root``: ones for a scalar, else ``gradient``."""
+    if gradient is None:
+        if root.value.size != 1:
+            raise RuntimeError("grad can be implicitly created only for scalar outputs")
+        return ones(root.value)
+    g = gradient if isinstance(gradient, CoreTensor) else root.result_class(
+        np.asarray(gradient, dtype=root.value.dtype))
+    if tuple(g.shape) != tuple(root.shape):
+        raise RuntimeError(f"{fn}: Mismatch in shape: grad_output[0] has a shape of "
+                           f"{list(g.shape)} and output[0] has a shape of {list(root.shape)}.")
+    return g if g.requires_grad else g.value
+
+
+class Walk:
+    """The nodes that ``roots`` depend on, as the engine's entries in execution order."""
+
+    def __init__(self, roots):
+        nodes, todo = {}, [r.grad_fn for r in roots if r.grad_fn is not None]
+        while todo:
+            node = todo.pop()
+            if id(node) in nodes:
+                continue
+            if node.freed:
+                raise RuntimeError(FREED)
+            nodes[id(node)] = node
+            todo.extend(n for n in node.sources if n is not None)
+        self.nodes = sorted(nodes.values(), key=lambda n: n.serial)
+        self.standins = {}
+        self.ids = set()
+        self.entries = [self._entry(n) for n in self.nodes]
+        self.order = 1 + max((n.level for n in self.nodes), default=0)
+
+    def _as_it_was(self, t, version, value):
+        """``t`` itself, or a stand-in for the ``value`` it had at ``version``."""
+        if t.version == version:
+            return t
+        if t.grad_fn is None and t.leaf_requires_grad:  # a leaf changed in place since
+            raise RuntimeError(
+                f"one of the variables needed for gradient computation has been modified by an "
+                f"inplace operation: [{_type_name(t)} {list(t.shape)}] is at version "
+                f"{t.version}; expected version {version} instead.")
+        key = (id(t), version)
+        if key not in self.standins:
+            stand = self.standins[key] = type(t).__new__(type(t))
+            stand.value = value
+        return self.standins[key]
+
+    def _entry(self, node):
+        args = []
+        for a, v, val, source in zip(node.args, node.versions, node.vals, node.sources):
+            if isinstance(a, Tensor):
+                a = self._as_it_was(a, v, val)
+                if source is not None or a.leaf_requires_grad:
+                    self.ids.add(id(a))
+            args.append(a)
+        outs = []
+        for i, (ref, (shape, dtype, cls), v) in enumerate(zip(node.outs, node.metas, node.out_versions)):
+            o = ref()
+            if o is None:  # an output nobody holds (so no gradient reaches it)
+                o = cls.__new__(cls)
+                o.value = np.zeros(shape, dtype)
+            else:
+                o = self._as_it_was(o, v, node.kept.get(i))
+            self.ids.add(id(o))
+            outs.append(o)
+        out = tuple(outs) if node.prim.joint else outs[0]
+        return (node.prim, tuple(args), node.vals, out, node.params)
+
+    def run(self, seeds, want, create_graph):
+        """{id: gradient} for the ids in ``want``; the listeners hear every step."""
+        hooks = listeners()
+        with at_level(self.order), set_grad_enabled(create_graph):
+            if create_graph:
+                token = TAPES.set(TAPES.get() + (RECORDER,))
+                try:
+                    return backward(self.entries, self.ids, seeds, want, True, hooks)
+                finally:
+                    TAPES.reset(token)
+            return backward(self.entries, self.ids, seeds, want, False, hooks)
+
+    def tell(self, roots, sources, grads):
+        """The listeners hear the end of the walk, as after ``tape.gradient``."""
+        hooks = listeners()
+        if hooks:
+            seen = TapeView(self.entries, self.ids, False)
+            for h in hooks:
+                h.on_gradient_end(seen, list(roots), list(sources), list(grads), self.order)
+
+    def free(self):
+        for n in self.nodes:
+            n.freed = True
+
+
+def _type_name(t):
+    return {"float32": "torch.FloatTensor", "float64": "torch.DoubleTensor"}.get(
+        str(t.dtype), f"torch.{t.dtype}Tensor")
+
+
+def as_tensor_of(g, like):
+    """A gradient (raw array or Tensor) as a tensor of ``like``'s class."""
+    if isinstance(g, Tensor):
+        return g
+    cls = like.result_class
+    t = cls.__new__(cls)
+    t.value = g.value if isinstance(g, CoreTensor) else g
+    return t
+
+
+def leaves_of(walk):
+    """The leaves that require grad, and the non-leaves that retain it, in walk order."""
+    seen, out = set(), []
+    for node in walk.nodes:
+        for a in node.args:
+            if isinstance(a, Tensor) and (a.leaf_requires_grad and a.grad_fn is None or
+                                          a.retains_grad) and id(a) not in seen:
+                seen.add(id(a))
+                out.append(a)
+    return out
+
+
+def accumulate(t, g):
+    """``t.grad += g``, as PyTorch accumulates into a leaf."""
+    g = as_tensor_of(g, t)
+    if g.dtype != t.dtype:
+        g = as_tensor_of(ops.astype(g, t.dtype), t)
+    held = t.grad_value
+    if held is None:
+        t.grad_value = g if g.requires_grad else as_tensor_of(g.value, t)
+    elif g.requires_grad or held.requires_grad:
+        t.grad_value = held + g
+    else:
+        held.value = held.value + g.value
+        held.version += 1

@@ -1,0 +1,632 @@
+"""``torch.Tensor``'s methods, each a map onto gradmagic's ops (through NumPy's names).
+
+Every method and operator runs with the autograd recorder on the engine's stack
+(``graph.recorded``), so an op on a tensor that requires grad gets its ``grad_fn``. Views
+(``view``, ``t()``, basic indexing ...) remember their base: an in-place op on one is
+refused, since gradmagic's tensors do not share memory as PyTorch's do.
+"""
+
+from __future__ import annotations
+
+import collections
+
+import numpy as np
+
+from ..core import ops
+from ..core.tensor import Tensor as CoreTensor
+from ..core.tensor import to_array
+from . import graph
+from .graph import GRAD, as_tensor_of, no_grad
+
+DTYPE_NAMES = {"float32": "float32", "float64": "float64", "float16": "float16", "int64": "int64",
+               "int32": "int32", "int16": "int16", "int8": "int8", "uint8": "uint8", "bool": "bool"}
+DEFAULT_INT, DEFAULT_FLOAT = np.dtype("int64"), np.dtype("float32")
+
+
+class Size(tuple):
+    """``torch.Size``: a tuple of ints that prints as PyTorch prints it."""
+
+    def __repr__(self):
+        return f"torch.Size({list(self)})"
+
+    def numel(self):
+        return int(np.prod(self))
+
+
+values_indices = {n: collections.namedtuple(n, ["values", "indices"])
+                  for n in ("max", "min", "sort", "topk", "median")}
+
+
+def _dims(dim, ndim=None):
+    if dim is None:
+        return None
+    return tuple(dim) if isinstance(dim, (tuple, list)) else int(dim)
+
+
+def _sizes(args):
+    """``(2, 3)``, ``((2, 3),)`` or ``(torch.Size([2, 3]),)`` as one tuple."""
+    if len(args) == 1 and isinstance(args[0], (tuple, list)):
+        return tuple(int(a) for a in args[0])
+    return tuple(int(a) for a in args)
+
+
+def _is_basic(index):
+    items = index if isinstance(index, tuple) else (index,)
+    return all(isinstance(i, (int, slice, type(None), type(Ellipsis))) and not isinstance(i, bool)
+               for i in items)
+
+
+class Tensor(graph.Tensor):
+    """``torch.Tensor``: a gradmagic Tensor with PyTorch's methods and autograd state."""
+
+    view_of = None  # the tensor this one is a view of (in-place on it is refused)
+
+    # -- what it is ----------------------------------------------------------------------
+    @property
+    def shape(self):
+        return Size(self.value.shape)
+
+    def size(self, dim=None):
+        return Size(self.value.shape) if dim is None else self.value.shape[dim]
+
+    def dim(self):
+        return self.value.ndim
+
+    ndimension = dim
+
+    def numel(self):
+        return int(self.value.size)
+
+    nelement = numel
+
+    @property
+    def device(self):
+        return "cpu"
+
+    @property
+    def is_cuda(self):
+        return False
+
+    @property
+    def data(self):
+        """The same values, detached; in-place ops on it change this tensor (``w.data -= ...``)."""
+        return self.detach()
+
+    @data.setter
+    def data(self, other):
+        self.value = other.value if isinstance(other, CoreTensor) else np.asarray(other)
+        self.version += 1
+
+    def detach(self):
+        out = Tensor.__new__(Tensor)
+        out.value, out.base = self.value, self
+        return out
+
+    def detach_(self):
+        self.grad_fn = None
+        self.leaf_requires_grad = False
+        return self
+
+    def item(self):
+        if self.value.size != 1:
+            raise RuntimeError(f"a Tensor with {self.value.size} elements cannot be converted "
+                               "to Scalar")
+        return self.numpy(force=True).item()
+
+    def numpy(self, force=False):
+        if self.requires_grad and not force:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
+                               "tensor.detach().numpy() instead.")
+        return super().numpy()
+
+    def tolist(self):
+        return np.asarray(self.numpy(force=True)).tolist()
+
+    def __array__(self, dtype=None, copy=None):
+        if self.requires_grad:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
+                               "tensor.detach().numpy() instead.")
+        return super().__array__(dtype, copy)
+
+    def __repr__(self):
+        return format_tensor(self)
+
+    __str__ = __repr__
+
+    # -- conversions -----------------------------------------------------------------------
+    def to(self, *args, dtype=None, device=None, **kwargs):
+        for a in args:
+            if isinstance(a, (str, Device)) or a is None:
+                device = a
+            elif isinstance(a, CoreTensor):
+                dtype = a.dtype
+            else:
+                dtype = a
+        check_device(device, "Tensor.to")
+        return self if dtype is None or np.dtype(dtype) == self.dtype else self.type(dtype)
+
+    def type(self, dtype=None):
+        if dtype is None:
+            return f"torch.{self.dtype}"
+        return ops.astype(self, np.dtype(dtype))
+
+    def float(self):
+        return self.type(np.float32)
+
+    def double(self):
+        return self.type(np.float64)
+
+    def half(self):
+        return self.type(np.float16)
+
+    def long(self):
+        return self.type(np.int64)
+
+    def int(self):
+        return self.type(np.int32)
+
+    def bool(self):
+        return self.type(np.bool_)
+
+    def type_as(self, other):
+        return self.type(other.dtype)
+
+    def cpu(self):
+        return self
+
+    def cuda(self, *args, **kwargs):
+        check_device("cuda", "Tensor.cuda")
+
+    def clone(self, memory_format=None):
+        return ops.identity(self) if self.requires_grad else as_tensor_of(self.value.copy(), self)
+
+    def contiguous(self, memory_format=None):
+        return self
+
+    # -- shape -----------------------------------------------------------------------------
+    def _view(self, out):
+        out.view_of = self
+        return out
+
+    def view(self, *shape):
+        if len(shape) == 1 and not isinstance(shape[0], (tuple, list, int)):
+            return self.type(shape[0])  # view(dtype)
+        return self._view(ops.reshape(self, _sizes(shape)))
+
+    def reshape(self, *shape):
+        return ops.reshape(self, _sizes(shape))
+
+    def view_as(self, other):
+        return self.view(other.shape)
+
+    def reshape_as(self, other):
+        return self.reshape(other.shape)
+
+    def flatten(self, start_dim=0, end_dim=-1):
+        shape = self.value.shape
+        if not shape:
+            return self.reshape(1)
+        end = end_dim % len(shape)
+        return self.reshape(*shape[:start_dim], -1, *shape[end + 1:])
+
+    def expand(self, *sizes):
+        sizes = _sizes(sizes)
+        lead = len(sizes) - self.ndim
+        full = tuple(s if s != -1 else self.value.shape[i - lead] for i, s in enumerate(sizes))
+        return self._view(ops.broadcast_to(self, full))
+
+    def expand_as(self, other):
+        return self.expand(other.shape)
+
+    def unsqueeze(self, dim):
+        return self._view(ops.expand_dims(self, dim if dim >= 0 else dim + self.ndim + 1))
+
+    def squeeze(self, dim=None):
+        if dim is not None:
+            dims = [d % max(self.ndim, 1) for d in (dim if isinstance(dim, (tuple, list)) else (dim,))]
+            dim = tuple(d for d in dims if self.ndim and self.value.shape[d] == 1)
+            if not dim:
+                return self._view(ops.identity(self))
+        return self._view(ops.squeeze(self, dim))
+
+    def t(self):
+        if self.ndim > 2:
+            raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {self.ndim}D")
+        return self._view(ops.transpose(self))
+
+    @property
+    def T(self):  # noqa: N802  (PyTorch's name)
+        return self._view(ops.transpose(self))
+
+    @property
+    def mT(self):  # noqa: N802
+        return self._view(ops.swapaxes(self, -1, -2))
+
+    def transpose(self, dim0, dim1):
+        return self._view(ops.swapaxes(self, dim0, dim1))
+
+    def permute(self, *dims):
+        return self._view(ops.transpose(self, _sizes(dims)))
+
+    def flip(self, dims):
+        return ops.flip(self, _dims(dims))
+
+    def __getitem__(self, index):
+        if isinstance(index, CoreTensor):
+            index = index.value
+        elif isinstance(index, tuple):
+            index = tuple(i.value if isinstance(i, CoreTensor) else i for i in index)
+        out = ops.getitem(self, index)
+        return self._view(out) if _is_basic(index) else out
+
+    # -- arithmetic --------------------------------------------------------------------------
+    def add(self, other, alpha=1):
+        return self + (other if alpha == 1 else other * alpha)
+
+    def sub(self, other, alpha=1):
+        return self - (other if alpha == 1 else other * alpha)
+
+    def mul(self, other):
+        return self * other
+
+    def div(self, other):
+        return self / other
+
+    def pow(self, exponent):
+        return self ** exponent
+
+    def neg(self):
+        return -self
+
+    def mm(self, other):
+        if self.ndim != 2 or other.ndim != 2:
+            raise RuntimeError("self must be a matrix" if self.ndim != 2 else "mat2 must be a matrix")
+        return self @ other
+
+    def matmul(self, other):
+        return self @ other
+
+    def bmm(self, other):
+        return self @ other
+
+    def mv(self, vec):
+        return self @ vec
+
+    def dot(self, other):
+        return ops.sum(self * other)
+
+    def clamp(self, min=None, max=None):  # noqa: A002  (PyTorch's names)
+        return ops.clip(self, min, max)
+
+    clip = clamp
+
+    def exp(self):
+        return np.exp(self)
+
+    def log(self):
+        return np.log(self)
+
+    def sqrt(self):
+        return np.sqrt(self)
+
+    def sin(self):
+        return np.sin(self)
+
+    def cos(self):
+        return np.cos(self)
+
+    def tanh(self):
+        return np.tanh(self)
+
+    def sigmoid(self):
+        return ops.sigmoid(self)
+
+    def relu(self):
+        return ops.where(self > 0, self, 0)
+
+    def abs(self):
+        return np.abs(self)
+
+    def square(self):
+        return self * self
+
+    def reciprocal(self):
+        return 1 / self
+
+    def log1p(self):
+        return np.log1p(self)
+
+    def expm1(self):
+        return np.expm1(self)
+
+    def sign(self):
+        return np.sign(self)
+
+    # -- reductions ----------------------------------------------------------------------------
+    def sum(self, dim=None, keepdim=False, dtype=None):
+        out = ops.sum(self, axis=_dims(dim), keepdims=keepdim)
+        return out if dtype is None else out.type(dtype)
+
+    def mean(self, dim=None, keepdim=False, dtype=None):
+        return ops.mean(self if dtype is None else self.type(dtype), axis=_dims(dim), keepdims=keepdim)
+
+    def prod(self, dim=None, keepdim=False):
+        return ops.prod(self, axis=_dims(dim), keepdims=keepdim)
+
+    def var(self, dim=None, unbiased=True, keepdim=False, correction=None):
+        ddof = (1 if unbiased else 0) if correction is None else correction
+        return ops.var(self, _dims(dim), ddof=ddof, keepdims=keepdim)
+
+    def std(self, dim=None, unbiased=True, keepdim=False, correction=None):
+        ddof = (1 if unbiased else 0) if correction is None else correction
+        return ops.std(self, _dims(dim), ddof=ddof, keepdims=keepdim)
+
+    def _extreme(self, name, dim, keepdim, other):
+        if isinstance(dim, CoreTensor) or other is not None:  # elementwise, as torch.maximum
+            return (np.maximum if name == "max" else np.minimum)(self, dim if other is None else other)
+        if dim is None:
+            return (ops.max if name == "max" else ops.min)(self)
+        index = (np.argmax if name == "max" else np.argmin)(self.value, axis=dim, keepdims=True)
+        values = np.take_along_axis(self, index, axis=dim)
+        if not keepdim:
+            values, index = ops.squeeze(values, dim), np.squeeze(index, dim)
+        return values_indices[name](values, as_tensor_of(index, self))
+
+    def max(self, dim=None, keepdim=False, other=None):
+        return self._extreme("max", dim, keepdim, other)
+
+    def min(self, dim=None, keepdim=False, other=None):
+        return self._extreme("min", dim, keepdim, other)
+
+    def amax(self, dim=None, keepdim=False):
+        return ops.max(self, axis=_dims(dim), keepdims=keepdim)
+
+    def amin(self, dim=None, keepdim=False):
+        return ops.min(self, axis=_dims(dim), keepdims=keepdim)
+
+    def argmax(self, dim=None, keepdim=False):
+        return as_tensor_of(np.argmax(self.value, axis=dim, keepdims=keepdim), self)
+
+    def argmin(self, dim=None, keepdim=False):
+        return as_tensor_of(np.argmin(self.value, axis=dim, keepdims=keepdim), self)
+
+    def sort(self, dim=-1, descending=False, stable=False):
+        index = np.argsort(-self.value if descending else self.value, axis=dim, kind="stable")
+        values = np.take_along_axis(self, index, axis=dim)
+        return values_indices["sort"](values, as_tensor_of(index, self))
+
+    def norm(self, p="fro", dim=None, keepdim=False):
+        p = 2 if p == "fro" and (dim is None or isinstance(dim, int)) else p
+        if dim is None:
+            return np.linalg.norm(self.reshape(-1), ord=p)
+        return np.linalg.norm(self, ord=p, axis=_dims(dim), keepdims=keepdim)
+
+    def logsumexp(self, dim, keepdim=False):
+        return ops.logsumexp(self, axis=_dims(dim), keepdims=keepdim)
+
+    def cumsum(self, dim):
+        return ops.cumsum(self, dim)
+
+    def softmax(self, dim):
+        return np.exp(self - ops.logsumexp(self, axis=dim, keepdims=True))
+
+    def log_softmax(self, dim):
+        return self - ops.logsumexp(self, axis=dim, keepdims=True)
+
+    def all(self):
+        return as_tensor_of(np.asarray(np.all(self.value)), self)
+
+    def any(self):
+        return as_tensor_of(np.asarray(np.any(self.value)), self)
+
+    def equal(self, other):
+        return self.shape == other.shape and bool(np.all(self.value == other.value))
+
+    def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        return bool(np.allclose(self.value, other.value, rtol=rtol, atol=atol, equal_nan=equal_nan))
+
+    eq = CoreTensor.__eq__
+    ne = CoreTensor.__ne__
+    lt = CoreTensor.__lt__
+    le = CoreTensor.__le__
+    gt = CoreTensor.__gt__
+    ge = CoreTensor.__ge__
+
+    # -- in place ---------------------------------------------------------------------------------
+    def _in_place(self, new):
+        if self.view_of is not None:
+            raise NotImplementedError(
+                "gradmagic.torch: an in-place operation on a view (made by view, t(), expand, "
+                "unsqueeze, basic indexing ...) would change its base in PyTorch, and gradmagic's "
+                "tensors do not share memory: apply the operation to the base tensor, or write "
+                "it out of place (y = y + ...)")
+        return self.rebind(new if isinstance(new, CoreTensor) else as_tensor_of(new, self))
+
+    def __iadd__(self, other):
+        return self._in_place(self + other)
+
+    def __isub__(self, other):
+        return self._in_place(self - other)
+
+    def __imul__(self, other):
+        return self._in_place(self * other)
+
+    def __itruediv__(self, other):
+        return self._in_place(self / other)
+
+    def add_(self, other, alpha=1):
+        return self._in_place(self.add(other, alpha))
+
+    def sub_(self, other, alpha=1):
+        return self._in_place(self.sub(other, alpha))
+
+    def mul_(self, other):
+        return self._in_place(self * other)
+
+    def div_(self, other):
+        return self._in_place(self / other)
+
+    def clamp_(self, min=None, max=None):  # noqa: A002
+        return self._in_place(self.clamp(min, max))
+
+    def zero_(self):
+        with no_grad():
+            return self._in_place(np.zeros_like(self.value))
+
+    def fill_(self, value):
+        with no_grad():
+            return self._in_place(np.full_like(self.value, value))
+
+    def copy_(self, src):
+        return self._in_place(ops.broadcast_to(src, self.shape).type(self.dtype)
+                              if isinstance(src, CoreTensor) else np.broadcast_to(src, self.shape))
+
+    def normal_(self, mean=0.0, std=1.0, generator=None):
+        with no_grad():
+            return self._in_place(generator_of(generator).normal(mean, std, self.shape))
+
+    def uniform_(self, a=0.0, b=1.0, generator=None):
+        with no_grad():
+            return self._in_place(generator_of(generator).uniform(a, b, self.shape))
+
+    def index_add_(self, dim, index, source, alpha=1):
+        at = (slice(None),) * (dim % self.ndim) + (index.value if isinstance(index, CoreTensor) else index,)
+        source = source if alpha == 1 else source * alpha
+        return self._in_place(self + ops.scatter_add(source, self.shape, at))
+
+    def __setitem__(self, index, value):
+        if isinstance(index, CoreTensor):
+            index = index.value
+        if not (GRAD.get() and (self.requires_grad or getattr(value, "requires_grad", False))):
+            new = self.value.copy()
+            new[index] = value.value if isinstance(value, CoreTensor) else value
+            self._in_place(new)
+            return
+        mask = np.zeros(self.value.shape, bool)
+        mask[index] = True
+        part = ops.broadcast_to(value, mask[index].shape) if isinstance(value, CoreTensor) else \
+            np.broadcast_to(np.asarray(value, self.dtype), mask[index].shape)
+        self._in_place(ops.where(mask, ops.scatter_add(part, self.shape, index), self))
+
+    # -- autograd ---------------------------------------------------------------------------------
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        """Accumulate the gradient of this tensor into the ``.grad`` of the leaves."""
+        from .autograd import backward
+        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+    def register_hook(self, hook):
+        raise NotImplementedError("gradmagic.torch: Tensor.register_hook is not supported; "
+                                  "use gm.trace() to see every gradient")
+
+
+Tensor.result_class = Tensor
+
+_OPERATORS = ["add", "sub", "mul", "truediv", "pow", "matmul", "floordiv", "mod", "and", "or"]
+_WRAPPED = ([f"__{n}__" for n in _OPERATORS] + [f"__r{n}__" for n in _OPERATORS]
+            + ["__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__xor__", "__neg__",
+               "__abs__", "__invert__", "__array_ufunc__", "__array_function__"])
+for _name in _WRAPPED:
+    setattr(Tensor, _name, graph.recorded(getattr(CoreTensor, _name)))
+for _name, _f in list(vars(Tensor).items()):
+    if callable(_f) and not isinstance(_f, type) and not _name.startswith("__") and _name not in (
+            "backward", "detach"):
+        setattr(Tensor, _name, graph.recorded(_f))
+for _name in ("__getitem__", "__setitem__", "__iadd__", "__isub__", "__imul__", "__itruediv__"):
+    setattr(Tensor, _name, graph.recorded(vars(Tensor)[_name]))
+for _name in ("T", "mT"):
+    setattr(Tensor, _name, property(graph.recorded(vars(Tensor)[_name].fget)))
+
+
+class Device:
+    """``torch.device``: only the CPU (a GPU is ``gm.set_backend("cupy")``)."""
+
+    def __init__(self, type="cpu", index=None):  # noqa: A002
+        check_device(type, "torch.device")
+        self.type, self.index = "cpu", index
+
+    def __repr__(self):
+        return "device(type='cpu')"
+
+    def __eq__(self, other):
+        return str(other).split(":")[0] == "cpu" or isinstance(other, Device)
+
+    __hash__ = object.__hash__
+
+    def __str__(self):
+        return "cpu"
+
+
+def check_device(device, fn):
+    name = str(getattr(device, "type", device) if device is not None else "cpu")
+    if name.split(":")[0] != "cpu":
+        raise NotImplementedError(
+            f"{fn}(device={str(device)!r}): gradmagic.torch runs on the CPU only; for a GPU, "
+            "call gm.set_backend('cupy') and keep device='cpu' (or leave it out)")
+
+
+class Generator:
+    """``torch.Generator``: a seeded source of random numbers (NumPy's PCG64)."""
+
+    def __init__(self, device="cpu"):
+        check_device(device, "torch.Generator")
+        self.rng = np.random.default_rng()
+
+    def manual_seed(self, seed):
+        self.rng = np.random.default_rng(int(seed))
+        return self
+
+    def normal(self, mean, std, shape):
+        return self.rng.normal(mean, std, shape)
+
+    def uniform(self, a, b, shape):
+        return self.rng.uniform(a, b, shape)
+
+
+DEFAULT_GENERATOR = Generator()
+
+
+def generator_of(generator):
+    return DEFAULT_GENERATOR if generator is None else generator
+
+
+def make(value, dtype=None, requires_grad=False, device=None, fn="torch.tensor", copy=True):
+    """A leaf tensor of ``value``: Python floats become float32, ints int64 (as PyTorch)."""
+    check_device(device, fn)
+    if isinstance(value, CoreTensor):
+        value = value.value
+    if dtype is None and not hasattr(value, "dtype"):
+        host = np.asarray(value)
+        dtype = {"f": DEFAULT_FLOAT, "i": DEFAULT_INT, "u": DEFAULT_INT}.get(host.dtype.kind, host.dtype)
+    t = Tensor.__new__(Tensor)
+    t.value = to_array(value, dtype, fn, "data", copy=copy)
+    if requires_grad:
+        t.requires_grad = True
+    return t
+
+
+def format_tensor(t):
+    """As PyTorch prints a tensor: ``tensor([1.0000, 2.5000], requires_grad=True)``, its
+    elements padded to one width."""
+    a = np.asarray(t.numpy(force=True))
+    fmt = str
+    if a.dtype.kind == "f":
+        finite = a[np.isfinite(a)]
+        whole = finite.size == 0 or bool(np.all(finite == np.round(finite)))
+        big = finite.size and (np.max(np.abs(finite)) >= 1e8 or (
+            np.min(np.abs(finite[finite != 0]), initial=np.inf) < 1e-4 and not whole))
+
+        def fmt(v):
+            if not np.isfinite(v):
+                return "nan" if np.isnan(v) else ("inf" if v > 0 else "-inf")
+            return f"{v:.4e}" if big else (f"{v:.0f}." if whole else f"{v:.4f}")
+    width = max((len(fmt(v)) for v in a.flat), default=0)
+    body = np.array2string(a, separator=", ", prefix="tensor(", threshold=1000, formatter={
+        "all": lambda v: fmt(v).rjust(width)})
+    extra = []
+    if a.dtype not in (DEFAULT_FLOAT, DEFAULT_INT, np.dtype(bool)):
+        extra.append(f"dtype=torch.{DTYPE_NAMES.get(str(a.dtype), a.dtype)}")
+    if t.grad_fn is not None:
+        extra.append(f"grad_fn={t.grad_fn!r}")
+    elif t.leaf_requires_grad:
+        extra.append("requires_grad=True")
+    return "tensor(" + body + "".join(", " + e for e in extra) + ")"
