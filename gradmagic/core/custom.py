@@ -56,6 +56,11 @@ class CustomCall:
 
     __slots__ = ("name", "grad_fn", "names", "inputs", "variables", "function", "lead", "kw",
                  "level", "unflatten")
+    # how notes about this call name its parts (a dialect speaks its framework's words)
+    words = {"grad_fn": "grad_fn", "upstream": "upstream", "upstream gradient": "upstream gradient",
+             "an": "an", "stop_gradient": "stop_gradient", "example": "return upstream * 2 * x",
+             "check_grad": "gm.check_grad", "create_graph": "an outer tape",
+             "unrecorded_fix": "compute it from the inputs inside grad_fn"}
 
     def __init__(self, name, grad_fn, names, inputs, variables, function=None, lead=(), kw=None,
                  level=0, unflatten=None):
@@ -72,6 +77,11 @@ class CustomCall:
         args = self.unflatten(inputs) if self.unflatten is not None else inputs
         y, grad_fn = self.function.__wrapped__(*self.lead, *args, **self.kw)
         return tuple(flatten(y)[0]), grad_fn
+
+    def unrecorded(self) -> list:
+        """Names of values ``grad_fn`` reads that its function computed from its inputs
+        where no tape follows them (a dialect's; none for ``custom_gradient``)."""
+        return []
 
     def where(self, i: int) -> str:
         """Input or variable ``i`` in words: ``input 0 ('x')``, ``variable 'w'``."""

@@ -314,13 +314,15 @@ def upstream_ignored(trace):
                 would = ""
         if would == got:
             continue  # an upstream of ones: the numbers agree here; the rows after show the cut
+        w = call.words
         found.append(Pitfall("upstream-ignored", (
-            f"{row.node}'s grad_fn does not multiply by its upstream gradient: for "
-            f"{names[k]} it passed {got} downstream for an upstream of {up}"
-            + (f"; with the upstream multiplied in (upstream × local) it would pass {would}" if would else "")
-            + ". Ignoring upstream cuts the chain rule here, as if stop_gradient were there: "
-            f"everything before {row.node} gets the wrong gradient. Fix: return "
-            f"upstream * (d{row.node}/d{names[k]}), e.g. `return upstream * 2 * x`."), row))
+            f"{row.node}'s {w['grad_fn']} does not multiply by its {w['upstream gradient']}: for "
+            f"{names[k]} it passed {got} downstream for {w['an']} {w['upstream']} of {up}"
+            + (f"; with the {w['upstream']} multiplied in ({w['upstream']} × local) it would pass "
+               f"{would}" if would else "")
+            + f". Ignoring {w['upstream']} cuts the chain rule here, as if {w['stop_gradient']} were "
+            f"there: everything before {row.node} gets the wrong gradient. Fix: return "
+            f"{w['upstream']} * (d{row.node}/d{names[k]}), e.g. `{w['example']}`."), row))
     return found
 
 
@@ -344,12 +346,14 @@ def wrong_derivative(trace):
                 continue
             name = row.input_names()[k]
             along = "" if x.size == 1 else " along a random direction"
+            w = call.words
             found.append(Pitfall("wrong-derivative", (
                 f"{row.node}'s custom gradient disagrees with the derivative of its own forward "
-                f"function for {name} (at {name}={summary(x, trace.precision)}): grad_fn passed "
-                f"{number(engine, trace.precision)} downstream{along}, while central finite "
+                f"function for {name} (at {name}={summary(x, trace.precision)}): {w['grad_fn']} "
+                f"passed {number(engine, trace.precision)} downstream{along}, while central finite "
                 f"differences of {row.node} give {number(fd, trace.precision)} for the same "
-                f"upstream. Fix the formula in grad_fn (check it with gm.check_grad); if the "
+                f"{w['upstream']}. Fix the formula in {w['grad_fn']} (check it with "
+                f"{w['check_grad']}); if the "
                 f"difference is deliberate (a straight-through or clipped gradient), ignore "
                 f"this note."), row))
             break
@@ -458,8 +462,31 @@ def _captured_term(trace, call, row, captured):
     return None if isinstance(missed, Exception) else missed
 
 
+def unrecorded_in_second_order(trace):
+    """A custom function's backward, differentiated again, that reads values its forward
+    computed where nothing recorded them: their derivative is silently lost."""
+    found = []
+    for row in _custom_rows(trace):
+        if not any(isinstance(u, Tensor) for u in row.upstream):
+            continue  # a pass that nothing differentiates again
+        call = row.source
+        names = trace.rerun_quietly(call.unrecorded)
+        if isinstance(names, Exception) or not names:
+            continue
+        w, one = call.words, len(names) == 1
+        found.append(Pitfall("lost-in-second-order", (
+            f"{row.node}'s {w['grad_fn']} reads {' and '.join(names)}, computed by {row.node}'s "
+            f"forward from its inputs where nothing records {'it' if one else 'them'}. This pass "
+            f"is differentiated again ({w['create_graph']}), and to that pass "
+            f"{'it is a constant: its' if one else 'they are constants: their'} derivative with "
+            f"respect to the inputs is silently lost, so second derivatives through {row.node} "
+            f"are wrong. Fix: {w['unrecorded_fix'].replace(' it ', ' it ' if one else ' them ')}."),
+            row))
+    return found
+
+
 CHEAP = (nan_origin, masked_where)
-COSTLY = (upstream_ignored, wrong_derivative, nested_second_order)
+COSTLY = (upstream_ignored, wrong_derivative, nested_second_order, unrecorded_in_second_order)
 
 
 def detect(trace):

@@ -25,8 +25,8 @@ from ..core import ops
 from ..core.tensor import Tensor as CoreTensor
 from . import autograd, nn
 from .graph import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
-from .tensor import (DEFAULT_FLOAT, DEFAULT_GENERATOR, Device, Generator, Size, Tensor,
-                     check_device, generator_of, make)
+from .tensor import Tensor, make
+from .values import DEFAULT_FLOAT, DEFAULT_GENERATOR, Device, Generator, Size, generator_of
 
 float16 = half = np.dtype("float16")
 float32 = float = np.dtype("float32")  # noqa: A001  (torch.float)
@@ -209,4 +209,3 @@ def __getattr__(name):
 
 
 __all__ = [k for k in list(globals()) if not k.startswith("_") and k not in ("np", "ops", "CoreTensor")]
-del check_device

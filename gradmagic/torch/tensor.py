@@ -15,23 +15,10 @@ import numpy as np
 from ..core import ops
 from ..core.tensor import Tensor as CoreTensor
 from ..core.tensor import to_array
-from . import graph
-from .graph import GRAD, as_tensor_of, no_grad
-
-DTYPE_NAMES = {"float32": "float32", "float64": "float64", "float16": "float16", "int64": "int64",
-               "int32": "int32", "int16": "int16", "int8": "int8", "uint8": "uint8", "bool": "bool"}
-DEFAULT_INT, DEFAULT_FLOAT = np.dtype("int64"), np.dtype("float32")
-
-
-class Size(tuple):
-    """``torch.Size``: a tuple of ints that prints as PyTorch prints it."""
-
-    def __repr__(self):
-        return f"torch.Size({list(self)})"
-
-    def numel(self):
-        return int(np.prod(self))
-
+from .graph import GRAD, as_tensor_of, backward, no_grad, recorded
+from .graph import Tensor as GraphTensor
+from .values import (DEFAULT_FLOAT, DEFAULT_INT, Device, Size, SizeMethod, check_device,
+                     format_tensor, generator_of)
 
 values_indices = {n: collections.namedtuple(n, ["values", "indices"])
                   for n in ("max", "min", "sort", "topk", "median")}
@@ -56,7 +43,7 @@ def _is_basic(index):
                for i in items)
 
 
-class Tensor(graph.Tensor):
+class Tensor(GraphTensor):
     """``torch.Tensor``: a gradmagic Tensor with PyTorch's methods and autograd state."""
 
     view_of = None  # the tensor this one is a view of (in-place on it is refused)
@@ -66,8 +53,11 @@ class Tensor(graph.Tensor):
     def shape(self):
         return Size(self.value.shape)
 
-    def size(self, dim=None):
-        return Size(self.value.shape) if dim is None else self.value.shape[dim]
+    @property
+    def size(self):
+        """``t.size()`` (a ``torch.Size``) and ``t.size(dim)``, as PyTorch; ``t.size`` itself
+        is the element count, as NumPy's, for gradmagic's own code."""
+        return SizeMethod(self.value.shape)
 
     def dim(self):
         return self.value.ndim
@@ -511,7 +501,6 @@ class Tensor(graph.Tensor):
     # -- autograd ---------------------------------------------------------------------------------
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Accumulate the gradient of this tensor into the ``.grad`` of the leaves."""
-        from .autograd import backward
         backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     def register_hook(self, hook):
@@ -526,67 +515,15 @@ _WRAPPED = ([f"__{n}__" for n in _OPERATORS] + [f"__r{n}__" for n in _OPERATORS]
             + ["__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__xor__", "__neg__",
                "__abs__", "__invert__", "__array_ufunc__", "__array_function__"])
 for _name in _WRAPPED:
-    setattr(Tensor, _name, graph.recorded(getattr(CoreTensor, _name)))
+    setattr(Tensor, _name, recorded(getattr(CoreTensor, _name)))
 for _name, _f in list(vars(Tensor).items()):
     if callable(_f) and not isinstance(_f, type) and not _name.startswith("__") and _name not in (
             "backward", "detach"):
-        setattr(Tensor, _name, graph.recorded(_f))
+        setattr(Tensor, _name, recorded(_f))
 for _name in ("__getitem__", "__setitem__", "__iadd__", "__isub__", "__imul__", "__itruediv__"):
-    setattr(Tensor, _name, graph.recorded(vars(Tensor)[_name]))
+    setattr(Tensor, _name, recorded(vars(Tensor)[_name]))
 for _name in ("T", "mT"):
-    setattr(Tensor, _name, property(graph.recorded(vars(Tensor)[_name].fget)))
-
-
-class Device:
-    """``torch.device``: only the CPU (a GPU is ``gm.set_backend("cupy")``)."""
-
-    def __init__(self, type="cpu", index=None):  # noqa: A002
-        check_device(type, "torch.device")
-        self.type, self.index = "cpu", index
-
-    def __repr__(self):
-        return "device(type='cpu')"
-
-    def __eq__(self, other):
-        return str(other).split(":")[0] == "cpu" or isinstance(other, Device)
-
-    __hash__ = object.__hash__
-
-    def __str__(self):
-        return "cpu"
-
-
-def check_device(device, fn):
-    name = str(getattr(device, "type", device) if device is not None else "cpu")
-    if name.split(":")[0] != "cpu":
-        raise NotImplementedError(
-            f"{fn}(device={str(device)!r}): gradmagic.torch runs on the CPU only; for a GPU, "
-            "call gm.set_backend('cupy') and keep device='cpu' (or leave it out)")
-
-
-class Generator:
-    """``torch.Generator``: a seeded source of random numbers (NumPy's PCG64)."""
-
-    def __init__(self, device="cpu"):
-        check_device(device, "torch.Generator")
-        self.rng = np.random.default_rng()
-
-    def manual_seed(self, seed):
-        self.rng = np.random.default_rng(int(seed))
-        return self
-
-    def normal(self, mean, std, shape):
-        return self.rng.normal(mean, std, shape)
-
-    def uniform(self, a, b, shape):
-        return self.rng.uniform(a, b, shape)
-
-
-DEFAULT_GENERATOR = Generator()
-
-
-def generator_of(generator):
-    return DEFAULT_GENERATOR if generator is None else generator
+    setattr(Tensor, _name, property(recorded(vars(Tensor)[_name].fget)))
 
 
 def make(value, dtype=None, requires_grad=False, device=None, fn="torch.tensor", copy=True):
@@ -602,31 +539,3 @@ def make(value, dtype=None, requires_grad=False, device=None, fn="torch.tensor",
     if requires_grad:
         t.requires_grad = True
     return t
-
-
-def format_tensor(t):
-    """As PyTorch prints a tensor: ``tensor([1.0000, 2.5000], requires_grad=True)``, its
-    elements padded to one width."""
-    a = np.asarray(t.numpy(force=True))
-    fmt = str
-    if a.dtype.kind == "f":
-        finite = a[np.isfinite(a)]
-        whole = finite.size == 0 or bool(np.all(finite == np.round(finite)))
-        big = finite.size and (np.max(np.abs(finite)) >= 1e8 or (
-            np.min(np.abs(finite[finite != 0]), initial=np.inf) < 1e-4 and not whole))
-
-        def fmt(v):
-            if not np.isfinite(v):
-                return "nan" if np.isnan(v) else ("inf" if v > 0 else "-inf")
-            return f"{v:.4e}" if big else (f"{v:.0f}." if whole else f"{v:.4f}")
-    width = max((len(fmt(v)) for v in a.flat), default=0)
-    body = np.array2string(a, separator=", ", prefix="tensor(", threshold=1000, formatter={
-        "all": lambda v: fmt(v).rjust(width)})
-    extra = []
-    if a.dtype not in (DEFAULT_FLOAT, DEFAULT_INT, np.dtype(bool)):
-        extra.append(f"dtype=torch.{DTYPE_NAMES.get(str(a.dtype), a.dtype)}")
-    if t.grad_fn is not None:
-        extra.append(f"grad_fn={t.grad_fn!r}")
-    elif t.leaf_requires_grad:
-        extra.append("requires_grad=True")
-    return "tensor(" + body + "".join(", " + e for e in extra) + ")"

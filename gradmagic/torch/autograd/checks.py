@@ -8,7 +8,7 @@ import warnings
 
 import numpy as np
 
-from ..graph import Tensor, as_tensor_of
+from ..graph import Tensor, as_tensor_of, grad
 
 
 class GradcheckError(RuntimeError):
@@ -50,7 +50,6 @@ def _numerical(func, inputs, k, eps):
 
 def _analytical(outputs, inputs, wanted):
     """Per output, per wanted input: shape (input size, output size), from backward passes."""
-    from . import grad
     result = []
     for o in outputs:
         per_input = [np.zeros((inputs[k].value.size, o.value.size)) for k in wanted]
@@ -119,7 +118,6 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
     """``torch.autograd.gradgradcheck``: ``gradcheck`` of the function that gives
     ``func``'s gradients (with ``create_graph=True``), so the second derivatives of a
     custom ``backward`` are checked."""
-    from . import grad
     inputs = _tuple(inputs)
     n = len(inputs)
     outputs = _outputs(func, inputs)

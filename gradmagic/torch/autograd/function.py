@@ -20,8 +20,12 @@ from ...core.primitive import Primitive, variadic
 from ...core.tensor import Tensor as CoreTensor
 from ..graph import FREED, GRAD, Node, Tensor, as_tensor_of, no_grad
 
-WORDS = {"grad_fn": "backward", "upstream": "grad_output", "fix": "return grad_output * 2 * x",
-         "check": "torch.autograd.gradcheck", "stop": "detach()"}
+WORDS = {"grad_fn": "backward", "upstream": "grad_output", "upstream gradient": "grad_output",
+         "an": "a", "stop_gradient": "detach()", "example": "return grad_output * 2 * x",
+         "check_grad": "torch.autograd.gradcheck", "create_graph": "create_graph=True",
+         "unrecorded_fix": "return it from forward as an extra output and save it with "
+                           "ctx.save_for_backward (a saved output keeps its graph), or recompute "
+                           "it in backward from ctx.saved_tensors"}
 
 
 class FunctionCtx:
@@ -105,6 +109,23 @@ class FunctionCall(CustomCall):
         if record and getattr(self.cls.backward, "once_differentiable", False):
             grads = tuple(None if r is None else _once(r, self.args) for r in grads)
         return grads
+
+    def unrecorded(self):
+        """``ctx`` attributes holding tensors that ``forward`` computed from its inputs:
+        forward runs without recording, so a double backward sees them as constants."""
+        ctx, saved = self.ctx, {id(t) for t in self.ctx.to_save} | {id(a) for a in self.args}
+        kept = {k: v for k, v in vars(ctx).items() if isinstance(v, CoreTensor) and id(v) not in saved
+                and v.dtype.kind == "f" and not (isinstance(v, Tensor) and v.requires_grad)}
+        if not kept:
+            return []
+        moved = [as_tensor_of(a.value + 1e-3 * (1 + abs(a.value)), a) if isinstance(
+            a, Tensor) and a.dtype.kind == "f" else a for a in self.args]
+        again = FunctionCtx(len(moved))
+        with no_grad():
+            run_forward(self.cls, again, moved, {})
+        after = vars(again)
+        return [f"ctx.{k}" for k, v in kept.items() if isinstance(after.get(k), CoreTensor)
+                and after[k].shape == v.shape and not (after[k].value == v.value).all()]
 
     def check(self, result, record):
         """One gradient per forward input, as PyTorch's ``validate_outputs``."""

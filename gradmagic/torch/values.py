@@ -1,0 +1,110 @@
+"""What PyTorch's tensors are made of besides values: ``torch.Size``, devices (the CPU
+only), seeded generators, and the way a tensor prints."""
+
+from __future__ import annotations
+
+import numpy as np
+
+DEFAULT_INT, DEFAULT_FLOAT = np.dtype("int64"), np.dtype("float32")
+
+
+class Size(tuple):
+    """``torch.Size``: a tuple of ints that prints as PyTorch prints it."""
+
+    def __repr__(self):
+        return f"torch.Size({list(self)})"
+
+    def numel(self):
+        return int(np.prod(self))
+
+
+class SizeMethod(int):
+    """The element count, callable as PyTorch's ``size(dim=None)``."""
+
+    def __new__(cls, shape):
+        n = super().__new__(cls, int(np.prod(shape, dtype=np.int64)))
+        n.shape = tuple(shape)
+        return n
+
+    def __call__(self, dim=None):
+        return Size(self.shape) if dim is None else self.shape[dim]
+
+
+class Device:
+    """``torch.device``: only the CPU (a GPU is ``gm.set_backend("cupy")``)."""
+
+    def __init__(self, type="cpu", index=None):  # noqa: A002
+        check_device(type, "torch.device")
+        self.type, self.index = "cpu", index
+
+    def __repr__(self):
+        return "device(type='cpu')"
+
+    def __eq__(self, other):
+        return str(other).split(":")[0] == "cpu" or isinstance(other, Device)
+
+    __hash__ = object.__hash__
+
+    def __str__(self):
+        return "cpu"
+
+
+def check_device(device, fn):
+    name = str(getattr(device, "type", device) if device is not None else "cpu")
+    if name.split(":")[0] != "cpu":
+        raise NotImplementedError(
+            f"{fn}(device={str(device)!r}): gradmagic.torch runs on the CPU only; for a GPU, "
+            "call gm.set_backend('cupy') and keep device='cpu' (or leave it out)")
+
+
+class Generator:
+    """``torch.Generator``: a seeded source of random numbers (NumPy's PCG64)."""
+
+    def __init__(self, device="cpu"):
+        check_device(device, "torch.Generator")
+        self.rng = np.random.default_rng()
+
+    def manual_seed(self, seed):
+        self.rng = np.random.default_rng(int(seed))
+        return self
+
+    def normal(self, mean, std, shape):
+        return self.rng.normal(mean, std, shape)
+
+    def uniform(self, a, b, shape):
+        return self.rng.uniform(a, b, shape)
+
+
+DEFAULT_GENERATOR = Generator()
+
+
+def generator_of(generator):
+    return DEFAULT_GENERATOR if generator is None else generator
+
+
+def format_tensor(t):
+    """As PyTorch prints a tensor: ``tensor([1.0000, 2.5000], requires_grad=True)``, its
+    elements padded to one width."""
+    a = np.asarray(t.numpy(force=True))
+    fmt = str
+    if a.dtype.kind == "f":
+        finite = a[np.isfinite(a)]
+        whole = finite.size == 0 or bool(np.all(finite == np.round(finite)))
+        big = finite.size and (np.max(np.abs(finite)) >= 1e8 or (
+            np.min(np.abs(finite[finite != 0]), initial=np.inf) < 1e-4 and not whole))
+
+        def fmt(v):
+            if not np.isfinite(v):
+                return "nan" if np.isnan(v) else ("inf" if v > 0 else "-inf")
+            return f"{v:.4e}" if big else (f"{v:.0f}." if whole else f"{v:.4f}")
+    width = max((len(fmt(v)) for v in a.flat), default=0)
+    body = np.array2string(a, separator=", ", prefix="tensor(", threshold=1000, formatter={
+        "all": lambda v: fmt(v).rjust(width)})
+    extra = []
+    if a.dtype not in (DEFAULT_FLOAT, DEFAULT_INT, np.dtype(bool)):
+        extra.append(f"dtype=torch.{a.dtype}")
+    if t.grad_fn is not None:
+        extra.append(f"grad_fn={t.grad_fn!r}")
+    elif t.requires_grad:
+        extra.append("requires_grad=True")
+    return "tensor(" + body + "".join(", " + e for e in extra) + ")"
