@@ -514,3 +514,30 @@ def test_line_that_raises_shows_the_trace_then_fails(setup):
     assert isinstance(shown.result.error_in_exec, KeyError)
     assert shown.stdout.index("gradmagic trace") < shown.stdout.index("KeyError")
     assert stack() == ()
+
+
+def test_a_pytorch_function_in_a_cell_is_one_row_with_its_pitfall(shell):
+    cell = """%%gradtrace --check
+import gradmagic.torch as torch
+
+class P3(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, input):
+        ctx.save_for_backward(input)
+        return 0.5 * (5 * input ** 3 - 3 * input)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        input, = ctx.saved_tensors
+        return 1.5 * (5 * input ** 2 - 1)
+
+x = torch.tensor(0.5, requires_grad=True)
+(P3.apply(2 * x) * 3).backward()
+"""
+    r = run(shell, cell)
+    assert r.result.error_in_exec is None
+    text = r.outputs[0]["text/plain"]
+    assert re.search(r"\n +\d+ +P3 +input=1 ", text)
+    assert "P3's backward does not multiply by its grad_output" in text
+    assert shell.user_ns["x"].grad.item() == 12.0  # what the program computed: 6 (upstream lost) * 2
+
