@@ -725,6 +725,193 @@ except AttributeError as e:
 ]
 
 
+NOTEBOOKS["08_from_pytorch"] = [
+    md("""
+# 8. Coming from PyTorch
+
+`import gradmagic.torch as torch` maps what PyTorch's tutorials on custom `autograd.Function`s
+use onto gradmagic: tensors with `requires_grad`, `.grad` and `.backward()`,
+`torch.autograd.Function` with `ctx.save_for_backward`, `torch.no_grad()`,
+`torch.autograd.grad` and `gradcheck`. The code runs unchanged but for the import line, with
+PyTorch's semantics (float32 by default, `.grad` accumulates, a graph is freed by
+`backward()`), and `%%gradtrace` shows each `Function.apply` as one row, in PyTorch's words.
+"""),
+    code("""
+%load_ext gradmagic
+import math
+import gradmagic.torch as torch
+"""),
+    md("""
+## The tutorial's `LegendrePolynomial3`
+
+From PyTorch's tutorial *polynomial_custom_function*, unchanged:
+"""),
+    code("""
+class LegendrePolynomial3(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, input):
+        ctx.save_for_backward(input)
+        return 0.5 * (5 * input ** 3 - 3 * input)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        input, = ctx.saved_tensors
+        return grad_output * 1.5 * (5 * input ** 2 - 1)
+"""),
+    md("""
+The tutorial fits `y = a + b * P3(c + d * x)` to `sin(x)` with plain gradient descent. Its
+loop, with the loss printed to two decimals every 500 steps (PyTorch 2.13 prints the same):
+"""),
+    code("""
+dtype = torch.float
+x = torch.linspace(-math.pi, math.pi, 2000, dtype=dtype)
+y = torch.sin(x)
+a = torch.full((), 0.0, dtype=dtype, requires_grad=True)
+b = torch.full((), -1.0, dtype=dtype, requires_grad=True)
+c = torch.full((), 0.0, dtype=dtype, requires_grad=True)
+d = torch.full((), 0.3, dtype=dtype, requires_grad=True)
+
+learning_rate = 5e-6
+for t in range(2000):
+    P3 = LegendrePolynomial3.apply
+    y_pred = a + b * P3(c + d * x)
+    loss = (y_pred - y).pow(2).sum()
+    if t % 500 == 499:
+        print(t, f"{loss.item():.2f}")
+    loss.backward()
+    with torch.no_grad():
+        a -= learning_rate * a.grad
+        b -= learning_rate * b.grad
+        c -= learning_rate * c.grad
+        d -= learning_rate * d.grad
+        a.grad = None
+        b.grad = None
+        c.grad = None
+        d.grad = None
+
+print(f'Result: y = {b.item():.4f} * P3({d.item():.4f} x); a and c stay at 0:',
+      max(abs(a.item()), abs(c.item())) < 1e-8)
+"""),
+    md("""
+The first step of that loop under `%%gradtrace`, on four points so that the values fit:
+the `LegendrePolynomial3` row is the call of its `backward`, with `grad_output` as the
+`upstream` column and what `backward` returned as `downstream`.
+"""),
+    code("""
+%%gradtrace
+b = torch.full((), -1.0, requires_grad=True)
+d = torch.full((), 0.3, requires_grad=True)
+x4 = torch.linspace(-1, 1, 4)
+loss = (b * P3(d * x4) - torch.sin(x4)).pow(2).sum()
+loss.backward()
+"""),
+    md("""
+## A `backward` that forgets `grad_output`
+
+The most common mistake: return the local derivative alone. PyTorch runs it without a word;
+the gradient of everything before the function is wrong. `--check` calls `backward` again
+with `grad_output` doubled and finds it:
+"""),
+    code("""
+class Forgets(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, input):
+        ctx.save_for_backward(input)
+        return 0.5 * (5 * input ** 3 - 3 * input)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        input, = ctx.saved_tensors
+        return 1.5 * (5 * input ** 2 - 1)
+"""),
+    code("""
+%%gradtrace --check
+w = torch.tensor(0.5, requires_grad=True)
+loss = Forgets.apply(2 * w) * 3
+loss.backward()
+"""),
+    md("""
+## A double backward that loses a term
+
+From PyTorch's tutorial *Double Backward with Custom Functions*: `SinhBad` keeps `exp(x)`
+on `ctx` as attributes. `forward` runs without recording, so to a second backward
+(`create_graph=True`) they are constants, and the second derivative silently loses their
+term. `gradgradcheck` fails on it, in PyTorch and here:
+"""),
+    code("""
+class SinhBad(torch.autograd.Function):
+    # This is an example of what NOT to do!
+    @staticmethod
+    def forward(ctx, x):
+        expx = torch.exp(x)
+        expnegx = torch.exp(-x)
+        ctx.expx = expx
+        ctx.expnegx = expnegx
+        return (expx - expnegx) / 2
+
+    @staticmethod
+    def backward(ctx, grad_out):
+        expx = ctx.expx
+        expnegx = ctx.expnegx
+        grad_input = grad_out * (expx + expnegx) / 2
+        return grad_input
+
+x = torch.tensor([0.5, 1.0], requires_grad=True, dtype=torch.double)
+try:
+    torch.autograd.gradgradcheck(SinhBad.apply, x)
+except torch.autograd.GradcheckError as e:
+    print(str(e).splitlines()[0])
+"""),
+    md("""
+Asked for a second derivative directly, PyTorch stops with `element 0 of tensors does not
+require grad`: the first derivative came out as a constant. The trace says why, at the row
+where the term was lost, and how to fix it:
+"""),
+    code("""
+%%gradtrace --check
+g, = torch.autograd.grad(SinhBad.apply(x).sum(), x, create_graph=True)
+g.sum().backward()  # the second derivative
+""", tags=("raises-exception",)),
+    md("""
+The tutorial's fix returns `exp(x)` and `exp(-x)` as outputs and saves them with
+`ctx.save_for_backward`: a saved output keeps its graph, so the second backward reaches
+`x` through them.
+"""),
+    code("""
+class Sinh(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        expx = torch.exp(x)
+        expnegx = torch.exp(-x)
+        ctx.save_for_backward(expx, expnegx)
+        return (expx - expnegx) / 2, expx, expnegx
+
+    @staticmethod
+    def backward(ctx, grad_out, _grad_out_exp, _grad_out_negexp):
+        expx, expnegx = ctx.saved_tensors
+        grad_input = grad_out * (expx + expnegx) / 2
+        grad_input += _grad_out_exp * expx
+        grad_input -= _grad_out_negexp * expnegx
+        return grad_input
+
+def sinh(x):
+    return Sinh.apply(x)[0]
+
+torch.autograd.gradgradcheck(sinh, x)
+"""),
+    md("""
+What is not mapped raises an `AttributeError` that says so: `gradmagic.torch` covers what
+those tutorials use, not all of PyTorch.
+"""),
+    code("""
+try:
+    torch.nn.Linear
+except AttributeError as e:
+    print(e)
+"""),
+]
+
+
 def build(name, cells):
     nb = nbformat.v4.new_notebook()
     nb.cells = cells

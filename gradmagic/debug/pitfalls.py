@@ -477,10 +477,11 @@ def unrecorded_in_second_order(trace):
         found.append(Pitfall("lost-in-second-order", (
             f"{row.node}'s {w['grad_fn']} reads {' and '.join(names)}, computed by {row.node}'s "
             f"forward from its inputs where nothing records {'it' if one else 'them'}. This pass "
-            f"is differentiated again ({w['create_graph']}), and to that pass "
-            f"{'it is a constant: its' if one else 'they are constants: their'} derivative with "
-            f"respect to the inputs is silently lost, so second derivatives through {row.node} "
-            f"are wrong. Fix: {w['unrecorded_fix'].replace(' it ', ' it ' if one else ' them ')}."),
+            f"is recorded to be differentiated again ({w['create_graph']}), and to that second "
+            f"pass {'it is a constant: its' if one else 'they are constants: their'} derivative "
+            f"with respect to the inputs is silently lost, so second derivatives through "
+            f"{row.node} are wrong. Fix: "
+            f"{w['unrecorded_fix'].replace(' it ', ' it ' if one else ' them ')}."),
             row))
     return found
 
