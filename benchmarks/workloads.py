@@ -20,6 +20,7 @@ import dataclasses
 import numpy as np
 
 import gradmagic as gm
+import gradmagic.torch as gmtorch
 
 try:  # peers, when installed: never dependencies
     import torch
@@ -378,6 +379,27 @@ def w5_by_hand(x0):
     return y3.value, (g1 * 2 * x).value
 
 
+class GmTorchFoo(gmtorch.autograd.Function):
+    """The seed's foo as a PyTorch user writes it, run on gradmagic.torch."""
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x ** 2
+
+    @staticmethod
+    def backward(ctx, upstream):
+        x, = ctx.saved_tensors
+        return upstream * 2 * x
+
+
+def w5_gradmagic_torch(x0):
+    x = gmtorch.tensor(x0, dtype=gmtorch.float64, requires_grad=True)
+    y = GmTorchFoo.apply(GmTorchFoo.apply(GmTorchFoo.apply(x)))
+    y.backward()
+    return y.value, x.grad.value
+
+
 def w5_autograd(x0):
     return avalue_and_grad(lambda x: ag_foo(ag_foo(ag_foo(x))))(x0)
 
@@ -507,7 +529,8 @@ def workloads():
                  rtol=1e-10, atol=1e-12),
         Workload("W5", "W5 foo(foo(foo(x))), per call",
                  w5_args, _contenders(numpy=w5_numpy, gradmagic=w5_gradmagic, autograd=w5_autograd,
-                                      torch=w5_torch, by_hand=w5_by_hand),
+                                      torch=w5_torch, by_hand=w5_by_hand,
+                                      gradmagic_torch=w5_gradmagic_torch),
                  unit="µs", scale=1e6, rtol=0.0, rounds=5, inner=20),
         Workload("W6", "W6 Hessian-vector product",
                  w6_args, _contenders(numpy=w6_numpy, gradmagic=w6_gradmagic, autograd=w6_autograd,

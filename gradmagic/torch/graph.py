@@ -112,11 +112,11 @@ class Node:
 
     def __init__(self, prim, args, vals, params, outs):
         self.prim, self.args, self.vals, self.params = prim, args, vals, params
-        self.outs = tuple(weakref.ref(o) for o in outs)
-        self.metas = tuple((o.value.shape, o.value.dtype, type(o)) for o in outs)
-        self.versions = tuple(a.version if isinstance(a, Tensor) else None for a in args)
-        self.sources = tuple(a.grad_fn if isinstance(a, Tensor) else None for a in args)
-        self.out_versions = tuple(o.version for o in outs)
+        self.outs = tuple([weakref.ref(o) for o in outs])
+        self.metas = tuple([(o.value.shape, o.value.dtype, type(o)) for o in outs])
+        self.versions = tuple([a.version if isinstance(a, Tensor) else None for a in args])
+        self.sources = tuple([a.grad_fn if isinstance(a, Tensor) else None for a in args])
+        self.out_versions = tuple([o.version for o in outs])
         self.kept = {}  # output index -> its value, once an in-place op replaced it
         self.serial = next(_serials)
         self.level = LEVEL.get()  # the order of the backward pass that recorded it (0: none)

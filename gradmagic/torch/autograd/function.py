@@ -16,6 +16,7 @@ import inspect
 from ...core.backward import broadcast_axes, unbroadcast
 from ...core.context import level, listeners
 from ...core.custom import CustomCall
+from ...core.ops import astype
 from ...core.primitive import Primitive, variadic
 from ...core.tensor import Tensor as CoreTensor
 from ..graph import FREED, GRAD, Node, Tensor, as_tensor_of, no_grad
@@ -31,13 +32,11 @@ WORDS = {"grad_fn": "backward", "upstream": "grad_output", "upstream gradient": 
 class FunctionCtx:
     """``ctx``: what ``forward`` (or ``setup_context``) leaves for ``backward``."""
 
-    def __init__(self, n_inputs=0):
-        self.needs_input_grad = (False,) * n_inputs
-        self.to_save = ()
-        self.saved_versions = ()
-        self.non_differentiable = set()
-        self.materialize_grads = True
-        self.node = None
+    needs_input_grad = ()
+    to_save = saved_versions = ()
+    non_differentiable = frozenset()
+    materialize_grads = True
+    node = None
 
     def save_for_backward(self, *tensors):
         for t in tensors:
@@ -45,7 +44,7 @@ class FunctionCtx:
                 raise TypeError(f"save_for_backward can only save variables, but argument "
                                 f"{tensors.index(t)} is of type {type(t).__name__}")
         self.to_save = tensors
-        self.saved_versions = tuple(getattr(t, "version", 0) for t in tensors)
+        self.saved_versions = tuple([getattr(t, "version", 0) for t in tensors])
 
     @property
     def saved_tensors(self):
@@ -60,7 +59,7 @@ class FunctionCtx:
         return tuple(self.to_save)
 
     def mark_non_differentiable(self, *tensors):
-        self.non_differentiable.update(id(t) for t in tensors)
+        self.non_differentiable = self.non_differentiable | {id(t) for t in tensors}
 
     def mark_dirty(self, *tensors):
         """Accepted: gradmagic's in-place ops never change a saved array."""
@@ -92,13 +91,12 @@ ONCE.vjps = variadic(lambda i, g, ans, *args: _twice(g, ans))
 class FunctionCall(CustomCall):
     """One ``apply``: its ``backward`` called with the upstream gradients, checked."""
 
-    __slots__ = ("cls", "ctx", "args")
+    __slots__ = ("cls", "ctx", "args", "like")
     words = WORDS
 
     def gradients(self, g):
-        ctx = self.ctx
-        like = next(a for a in self.args if isinstance(a, Tensor))
-        upstream = tuple(as_tensor_of(u, like) for u in g)
+        ctx, like = self.ctx, self.like
+        upstream = tuple([as_tensor_of(u, like) for u in g])
         with_node, ctx.node = ctx.node, None  # a check may call it again after the walk freed it
         try:
             result = self.cls.backward(ctx, *upstream)
@@ -120,7 +118,7 @@ class FunctionCall(CustomCall):
             return []
         moved = [as_tensor_of(a.value + 1e-3 * (1 + abs(a.value)), a) if isinstance(
             a, Tensor) and a.dtype.kind == "f" else a for a in self.args]
-        again = FunctionCtx(len(moved))
+        again = FunctionCtx()
         with no_grad():
             run_forward(self.cls, again, moved, {})
         after = vars(again)
@@ -129,7 +127,6 @@ class FunctionCall(CustomCall):
 
     def check(self, result, record):
         """One gradient per forward input, as PyTorch's ``validate_outputs``."""
-        name = f"{self.name}Backward"
         if not isinstance(result, tuple):
             result = (result,)
         n = len(self.args)
@@ -137,34 +134,42 @@ class FunctionCall(CustomCall):
             if len(result) > n and all(r is None for r in result[n:]):
                 result = result[:n]  # PyTorch drops extra Nones
             else:
-                raise RuntimeError(f"function {name} returned an incorrect number of gradients "
-                                   f"(expected {n}, got {len(result)})")
+                raise RuntimeError(f"function {self.name}Backward returned an incorrect number of "
+                                   f"gradients (expected {n}, got {len(result)})")
         out = []
-        for i, (a, gr) in enumerate(zip(self.args, result)):
-            if gr is None:
-                out.append(None)
-                continue
-            if not isinstance(a, CoreTensor):
-                raise RuntimeError(f"function {name} returned a gradient different than None at "
-                                   f"position {i + 1}, but the corresponding forward input was "
-                                   "not a Variable")
-            if not isinstance(gr, CoreTensor):
-                raise TypeError(f"function {name} returned a gradient of type "
-                                f"{type(gr).__name__} at position {i + 1}; expected a Tensor or None")
-            if gr.shape != a.shape:
-                if broadcast_axes(tuple(gr.shape), tuple(a.shape)) is None:
-                    raise RuntimeError(f"Function {name} returned an invalid gradient at index {i} "
-                                       f"- got {list(gr.shape)} but expected shape compatible "
-                                       f"with {list(a.shape)}")
-                gr = unbroadcast(gr, tuple(a.shape))
-            if gr.dtype != a.dtype:
-                gr = gr.astype(a.dtype) if isinstance(gr, CoreTensor) else gr
-            out.append(gr if record else gr.value)
+        for i, a in enumerate(self.args):
+            gr = result[i]
+            if gr is not None and isinstance(gr, CoreTensor) and isinstance(a, CoreTensor):
+                gv, av = gr.value, a.value
+                if gv.shape == av.shape and gv.dtype == av.dtype:  # the common case
+                    out.append(gr if record else gv)
+                    continue
+            out.append(None if gr is None else self._checked(i, a, gr, record))
         return tuple(out)
+
+    def _checked(self, i, a, gr, record):
+        name = f"{self.name}Backward"
+        if not isinstance(a, CoreTensor):
+            raise RuntimeError(f"function {name} returned a gradient different than None at "
+                               f"position {i + 1}, but the corresponding forward input was "
+                               "not a Variable")
+        if not isinstance(gr, CoreTensor):
+            raise TypeError(f"function {name} returned a gradient of type {type(gr).__name__} at "
+                            f"position {i + 1}; expected a Tensor or None")
+        shape = tuple(a.value.shape)
+        if tuple(gr.value.shape) != shape:
+            if broadcast_axes(tuple(gr.value.shape), shape) is None:
+                raise RuntimeError(f"Function {name} returned an invalid gradient at index {i} - "
+                                   f"got {list(gr.value.shape)} but expected shape compatible with "
+                                   f"{list(shape)}")
+            gr = unbroadcast(gr, shape)
+        if gr.dtype != a.dtype:
+            gr = astype(gr, a.dtype)
+        return gr if record else gr.value
 
     def forward(self, *inputs):
         """``forward`` again on ``inputs``, without recording (for the checks)."""
-        ctx = FunctionCtx(len(inputs))
+        ctx = FunctionCtx()
         like = next(a for a in self.args if isinstance(a, Tensor))
         inputs = [as_tensor_of(x.value, like) if isinstance(x, CoreTensor) else x for x in inputs]
         with no_grad():
@@ -189,30 +194,37 @@ def _custom_rule(g, ans, *args, call):
 
 def run_forward(cls, ctx, args, kwargs):
     """The user's ``forward``, in either of PyTorch's two forms."""
-    if "setup_context" in _defined(cls):
+    if cls.separate:
         out = cls.forward(*args, **kwargs)
         cls.setup_context(ctx, tuple(args), out)
         return out
     return cls.forward(ctx, *args, **kwargs)
 
 
-def _defined(cls):
-    return {k for c in cls.__mro__[:-2] for k in vars(c)}  # less Function and object
-
-
 class FunctionMeta(type):
-    """Gives each ``Function`` subclass its primitive and its parameters' names, once."""
+    """Gives each ``Function`` subclass its primitive, its form (``setup_context`` or not)
+    and its parameters' names, once."""
 
     def __init__(cls, name, bases, ns):
         super().__init__(name, bases, ns)
         cls.prim = Primitive(name)
         cls.prim.vjps, cls.prim.joint = _custom_rule, True
         cls.prim.labels = ("backward(ctx, grad_output)",)
+        cls.separate = any("setup_context" in vars(c) for c in cls.__mro__[:-2])  # less Function, object
         try:
             params = list(inspect.signature(ns["forward"]).parameters) if "forward" in ns else []
         except (TypeError, ValueError):
             params = []
-        cls.input_names = tuple(params if "setup_context" in _defined(cls) else params[1:])
+        cls.input_names = tuple(params if cls.separate else params[1:])
+        cls.arity_names = {}
+
+    def names(cls, n):
+        """The names of ``n`` arguments, as the trace shows them."""
+        known = cls.arity_names.get(n)
+        if known is None:
+            known = cls.arity_names[n] = tuple(cls.input_names[:n]) + tuple(
+                f"args[{k}]" for k in range(len(cls.input_names), n))
+        return known
 
 
 class Function(metaclass=FunctionMeta):
@@ -250,24 +262,24 @@ class Function(metaclass=FunctionMeta):
     @classmethod
     def apply(cls, *args, **kwargs):
         """Run ``forward`` and record the call as one op whose gradient is ``backward``."""
-        name = cls.__name__
-        ctx = FunctionCtx(len(args))
-        ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
-        names = list(cls.input_names[:len(args)]) + [f"args[{k}]" for k in range(
-            len(cls.input_names), len(args))]
+        ctx = FunctionCtx()
+        needs = ctx.needs_input_grad = tuple([isinstance(a, Tensor) and a.requires_grad for a in args])
         hooks = listeners()
         for h in hooks:
-            h.on_function_enter(name, args, names)
+            h.on_function_enter(cls.__name__, args, cls.names(len(args)))
         outs = None
         try:
-            with no_grad():
+            token = GRAD.set(False)  # forward runs without recording, as in PyTorch
+            try:
                 result = run_forward(cls, ctx, args, kwargs)
+            finally:
+                GRAD.reset(token)
             result, outs = _outputs(result, args)
-            if GRAD.get() and any(ctx.needs_input_grad):
-                _record(cls, ctx, args, names, outs)
+            if True in needs and GRAD.get():
+                _record(cls, ctx, args, outs)
         finally:
             for h in hooks:
-                h.on_function_exit(name, outs)
+                h.on_function_exit(cls.__name__, outs)
         return result
 
 
@@ -275,24 +287,25 @@ def _outputs(result, args):
     """The outputs as new tensors where ``forward`` returned one of its inputs (PyTorch
     gives a view), and the tensors among them."""
     single = not isinstance(result, tuple)
-    items = list((result,) if single else result)
-    taken = {id(a) for a in args}
-    like = next((a for a in args if isinstance(a, Tensor)), None)
+    items = [result] if single else list(result)
     for k, r in enumerate(items):
-        if isinstance(r, CoreTensor) and (id(r) in taken or not isinstance(r, Tensor)):
+        if isinstance(r, CoreTensor) and (not isinstance(r, Tensor) or any(r is a for a in args)):
+            like = next((a for a in args if isinstance(a, Tensor)), None)
             items[k] = as_tensor_of(r.value, like) if like is not None else r
-    outs = tuple(r for r in items if isinstance(r, Tensor))
+    outs = tuple([r for r in items if isinstance(r, Tensor)])
     return (items[0] if single else tuple(items)), outs
 
 
-def _record(cls, ctx, args, names, outs):
-    if all(id(o) in ctx.non_differentiable for o in outs):
+def _record(cls, ctx, args, outs):
+    dropped = ctx.non_differentiable
+    if dropped and all(id(o) in dropped for o in outs):
         return
-    call = FunctionCall(cls.__name__, None, names, list(args), [], cls, level=level())
-    call.cls, call.ctx, call.args = cls, ctx, tuple(args)
-    vals = tuple(a.value if isinstance(a, CoreTensor) else a for a in args)
-    node = Node(cls.prim, tuple(args), vals, {"call": call}, outs)
+    call = FunctionCall(cls.__name__, None, cls.names(len(args)), list(args), [], cls, level=level())
+    call.cls, call.ctx, call.args = cls, ctx, args
+    call.like = next(a for a in args if isinstance(a, Tensor) and a.requires_grad)
+    vals = tuple([a.value if isinstance(a, CoreTensor) else a for a in args])
+    node = Node(cls.prim, args, vals, {"call": call}, outs)
     ctx.node = node
     for o in outs:  # outputs marked non-differentiable, or not floating, require no grad
-        if id(o) not in ctx.non_differentiable and o.value.dtype.kind in "fc":
+        if id(o) not in dropped and o.value.dtype.kind in "fc":
             o.grad_fn = node
