@@ -54,13 +54,15 @@ def _fallbacks():
         return lambda x, axis=None, ddof=0, keepdims=False: xp.std(
             x, axis=axis, correction=ddof, keepdims=keepdims)
 
-    def cumsum(xp):
-        def cumsum(x, axis=None):
-            x = _counts(xp, x)
-            if axis is None:
-                return xp.cumulative_sum(xp.reshape(x, (-1,)), axis=0)
-            return xp.cumulative_sum(x, axis=axis)
-        return cumsum
+    def cumulative(name):
+        def make(xp):
+            def scan(x, axis=None):
+                x = _counts(xp, x)
+                if axis is None:
+                    return getattr(xp, name)(xp.reshape(x, (-1,)), axis=0)
+                return getattr(xp, name)(x, axis=axis)
+            return scan
+        return make
 
     def transpose(xp):
         def transpose(x, axes=None):
@@ -110,8 +112,9 @@ def _fallbacks():
         return lambda value, dtype=None: xp.asarray(value, dtype=dtype, copy=True)
 
     return {"logaddexp2": logaddexp2, "deg2rad": scale(math.pi / 180), "radians": scale(math.pi / 180),
-            "rad2deg": scale(180 / math.pi), "degrees": scale(180 / math.pi), "array": array, "sum": sum_, "prod": prod, "var": var, "std": std, "cumsum": cumsum,
-            "transpose": transpose, "squeeze": squeeze, "expand_dims": expand_dims,
+            "rad2deg": scale(180 / math.pi), "degrees": scale(180 / math.pi), "array": array,
+            "sum": sum_, "prod": prod, "var": var, "std": std, "cumsum": cumulative("cumulative_sum"),
+            "cumprod": cumulative("cumulative_prod"), "transpose": transpose, "squeeze": squeeze, "expand_dims": expand_dims,
             "concatenate": concatenate, "outer": outer, "exp2": exp2, "cbrt": cbrt, "fmod": fmod}
 
 
