@@ -17,7 +17,7 @@ import gradmagic as gm
 from gradmagic.core import linalg
 from gradmagic.errors import GradientValueError, NoGradientError
 
-from _cases import rng_for, sid
+from _cases import assert_same_on_module, rng_for, sid
 
 LA = np.linalg
 INF = np.inf
@@ -81,7 +81,7 @@ def svd_view(part):
 
 def qr_view(a):
     q, r = LA.qr(a)
-    signs = np.sign(np.sum(r * np.eye(r.shape[-1]), -1))
+    signs = np.sign(np.diagonal(r, axis1=-2, axis2=-1))
     return np.concatenate([q * signs[..., None, :], T(r) @ r], axis=-2)
 
 
@@ -185,6 +185,17 @@ def test_gradient_agrees_with_finite_differences(case, order):
 
     report = gm.check_grad(weighted, *arrays, order=order)
     assert report, str(report)
+
+
+# a NumPy array among the Tensors is refused on another module (a host array meeting a
+# device Tensor), so those cases run on NumPy only
+PORTABLE = [pytest.param(m, c, id=f"{m}-{c[0]}") for m in ("array_api_strict", "cupy") for c in CASES
+            if "numpy" not in c[0]]
+
+
+@pytest.mark.parametrize("module, case", PORTABLE)
+def test_runs_on_another_array_module_to_second_order(module, case):
+    assert_same_on_module(module, case[2], inputs(case), ("linalg", case[0]))
 
 
 def test_every_function_has_a_case():

@@ -224,13 +224,24 @@ def multi_dot(arrays, *, out=None):
 
 
 # -- eigh, eigvalsh -------------------------------------------------------------------
-def _eigh(xp, a, UPLO="L"):
-    w, v = xp.linalg.eigh(a, UPLO=UPLO)
+def _pack_eigh(xp, w, v):
     return xp.concatenate([xp.expand_dims(w, -2), v], axis=-2)
 
 
-EIGH = Primitive("eigh", _eigh)  # packed (..., n + 1, n): eigenvalues, then eigenvectors
-EIGVALSH = Primitive("eigvalsh", _eigh)  # eigh's packing too: the rule reads V from the output
+def _eigh(xp, a, UPLO="L"):
+    return _pack_eigh(xp, *xp.linalg.eigh(a, UPLO=UPLO))
+
+
+def _eigh_portable(xp, a, UPLO="L"):  # the array API's eigh has no UPLO: the triangle read, mirrored
+    i = xp.arange(a.shape[-1])
+    below = xp.reshape(i, (-1, 1)) >= xp.reshape(i, (1, -1))
+    keep = below if UPLO == "L" else xp.matrix_transpose(below)
+    return _pack_eigh(xp, *xp.linalg.eigh(xp.where(keep, a, xp.matrix_transpose(a))))
+
+
+# packed (..., n + 1, n): eigenvalues, then eigenvectors; eigvalsh too, so its rule reads V
+EIGH = Primitive("eigh", _eigh, portable=_eigh_portable)
+EIGVALSH = Primitive("eigvalsh", _eigh, portable=_eigh_portable)
 
 
 def _uplo(fn, UPLO):
@@ -397,7 +408,11 @@ defvjp(QR, qr_vjp, labels=("(gQ + Q copyltu(R gR^T - gQ^T Q)) R^-T",))
 
 
 # -- pinv -------------------------------------------------------------------------------
-PINV = Primitive("pinv", lambda xp, a, **cut: xp.linalg.pinv(a, **cut))
+def _pinv_portable(xp, a, **cut):  # the array API's has rtol only (None: its default, and NumPy's)
+    return xp.linalg.pinv(a, rtol=cut.get("rcond", cut.get("rtol", 1e-15)))
+
+
+PINV = Primitive("pinv", lambda xp, a, **cut: xp.linalg.pinv(a, **cut), portable=_pinv_portable)
 
 
 def pinv(a, rcond=None, hermitian=False, *, rtol=np._NoValue):
@@ -414,8 +429,8 @@ def pinv_vjp(g, ans, a, **cut):
     m, n = _shape(a)[-2:]
     p, pt, gt = ans, T(ans), T(g)
     ga = -matmul(matmul(pt, g), pt)
-    ga = ga + matmul(matmul(matmul(pt, p), gt), _eye(a, n) - matmul(p, a))
-    return ga + matmul(matmul(_eye(a, m) - matmul(a, p), gt), matmul(p, pt))
+    ga = ga + matmul(matmul(matmul(pt, p), gt), -matmul(p, a) + _eye(a, n))  # a Tensor first: array
+    return ga + matmul(matmul(-matmul(a, p) + _eye(a, m), gt), matmul(p, pt))  # API arrays refuse it
 
 
 defvjp(PINV, pinv_vjp, labels=("-P^T g P^T + P^T P g^T (I - P A) + (I - A P) g^T P P^T",))

@@ -51,9 +51,8 @@ def sort(a, axis=-1, kind=None, order=None, *, stable=None):
         raise NoGradientError("np.sort(order=...): structured arrays have no gradient in gradmagic")
     if axis is None:
         a, axis = ops.reshape(a, (-1,)), -1
-    xp = _xp(a)
     options = {} if stable is None else {"stable": stable}
-    return take_along_axis(a, xp.argsort(raw(a), axis=axis, kind=kind, **options), axis)
+    return take_along_axis(a, numpy_names(_xp(a)).argsort(raw(a), axis=axis, kind=kind, **options), axis)
 
 
 def partition(a, kth, axis=-1, kind="introselect", order=None):
@@ -62,7 +61,7 @@ def partition(a, kth, axis=-1, kind="introselect", order=None):
         raise NoGradientError("np.partition(order=...): structured arrays have no gradient in gradmagic")
     if axis is None:
         a, axis = ops.reshape(a, (-1,)), -1
-    return take_along_axis(a, _xp(a).argpartition(raw(a), kth, axis=axis, kind=kind), axis)
+    return take_along_axis(a, numpy_names(_xp(a)).argpartition(raw(a), kth, axis=axis, kind=kind), axis)
 
 
 def _to_last(a, axis, fn):
@@ -112,7 +111,7 @@ def _quantiles(a, q, axis, method, keepdims, fn):
     pos = q * (n - 1)
     lo = np.floor(pos).astype(np.intp)
     hi = np.minimum(lo + 1, n - 1)
-    frac = (pos - lo).astype(raw(merged).dtype if kind(raw(merged).dtype) == "f" else np.float64)
+    frac = (pos - lo).astype(numpy_dtype(raw(merged).dtype) if kind(raw(merged).dtype) == "f" else np.float64)
     xp = _xp(merged)
     below = ops.getitem(ordered, (Ellipsis, xp.asarray(lo.reshape(-1))))
     above = ops.getitem(ordered, (Ellipsis, xp.asarray(hi.reshape(-1))))
@@ -195,7 +194,7 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     if kind(values.dtype) == "c":
         raise NoGradientError("np.nan_to_num of complex values has no gradient in gradmagic")
     xp = _xp(x)
-    big = np.finfo(numpy_dtype(values.dtype)).max
+    big = float(np.finfo(numpy_dtype(values.dtype)).max)  # a number: it goes with every module
     out = ops.where(xp.isnan(values), nan, x)
     out = ops.where(xp.isinf(values) & (values > 0), big if posinf is None else posinf, out)
     return ops.where(xp.isinf(values) & (values < 0), -big if neginf is None else neginf, out)
