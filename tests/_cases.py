@@ -131,6 +131,13 @@ def tape_grads(f, inputs, output_gradients=None, dtype=np.float64):
 
 
 # -- the same derivatives on another array module ---------------------------------------------
+OTHER_MODULES = [pytest.param("array_api_strict"), pytest.param("cupy", marks=pytest.mark.cupy)]
+
+
+def module_marks(module):
+    return [pytest.mark.cupy] if module == "cupy" else []
+
+
 def module_or_skip(name):
     """``array_api_strict`` (an array-API module standing for a device's) or CuPy, where usable."""
     if name == "cupy" and not gm.backend_status("cupy"):

@@ -14,7 +14,7 @@ import pytest
 import gradmagic as gm
 from gradmagic.core import contract
 
-from _cases import assert_op, assert_same_on_module, rng_for, tape_grads, uniform
+from _cases import assert_op, assert_same_on_module, module_marks, rng_for, tape_grads, uniform
 
 # ---------------------------------------------------------------------------------------
 # helpers (as in test_ops)
@@ -405,6 +405,7 @@ PORTABLE = [(m, c) for m in ("array_api_strict", "cupy") for c in CASES
 
 
 @pytest.mark.parametrize("module,name,shapes,fn", [
-    pytest.param(m, *_param(c).values, id=f"{m}-{c[1]}", marks=_param(c).marks) for m, c in PORTABLE])
+    pytest.param(m, *_param(c).values, id=f"{m}-{c[1]}", marks=_param(c).marks + tuple(module_marks(m)))
+    for m, c in PORTABLE])
 def test_runs_on_another_array_module_to_second_order(module, name, shapes, fn):
     assert_same_on_module(module, fn, draw(shapes, "portable", name), (name,))

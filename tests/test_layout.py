@@ -15,7 +15,7 @@ import pytest
 import gradmagic as gm
 from gradmagic.core import dispatch, layout
 
-from _cases import assert_same_on_module, rng_for, sid, uniform
+from _cases import assert_same_on_module, module_marks, rng_for, sid, uniform
 
 C23 = np.array([[1.0, -2.0, 0.5], [3.0, 0.25, -1.0]])  # a plain array mixed with Tensors
 
@@ -237,7 +237,7 @@ def test_second_order_matches_finite_differences(func, f, shapes):
 # device Tensor is refused (it says how to move one), so they run on NumPy only
 HOST_CONSTANT = ("atleast_2d-mixed", "hstack-array", "vstack-array-first", "dstack-array",
                  "column_stack-array", "append-to-array")
-PORTABLE = [pytest.param(m, *p.values, id=f"{m}-{p.id}", marks=p.marks)
+PORTABLE = [pytest.param(m, *p.values, id=f"{m}-{p.id}", marks=[*p.marks, *module_marks(m)])
             for m in ("array_api_strict", "cupy") for p in ALL if not p.id.startswith(HOST_CONSTANT)]
 
 

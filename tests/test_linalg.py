@@ -17,7 +17,7 @@ import gradmagic as gm
 from gradmagic.core import linalg
 from gradmagic.errors import GradientValueError, NoGradientError
 
-from _cases import assert_same_on_module, rng_for, sid
+from _cases import assert_same_on_module, module_marks, rng_for, sid
 
 LA = np.linalg
 INF = np.inf
@@ -189,7 +189,7 @@ def test_gradient_agrees_with_finite_differences(case, order):
 
 # a NumPy array among the Tensors is refused on another module (a host array meeting a
 # device Tensor), so those cases run on NumPy only
-PORTABLE = [pytest.param(m, c, id=f"{m}-{c[0]}") for m in ("array_api_strict", "cupy") for c in CASES
+PORTABLE = [pytest.param(m, c, id=f"{m}-{c[0]}", marks=module_marks(m)) for m in ("array_api_strict", "cupy") for c in CASES
             if "numpy" not in c[0]]
 
 

@@ -19,8 +19,8 @@ from hypothesis.extra import numpy as hnp
 import gradmagic as gm
 from gradmagic import ops
 
-from _cases import (BINARY, UNARY, assert_op, assert_same_on_module, distinct, grid, magnitude,
-                    rng_for, sid, tape_grads, uniform)
+from _cases import (BINARY, OTHER_MODULES, UNARY, assert_op, assert_same_on_module, distinct, grid,
+                    magnitude, rng_for, sid, tape_grads, uniform)
 
 # ---------------------------------------------------------------------------------------
 # helpers
@@ -166,7 +166,7 @@ def test_cumprod_matches_finite_differences(axis, zeros, order):
     assert_op(lambda t: np.cumprod(t, axis=axis), x, key=("cumprod", axis, zeros), order=order)
 
 
-@pytest.mark.parametrize("module", ["array_api_strict", "cupy"])
+@pytest.mark.parametrize("module", OTHER_MODULES)
 @pytest.mark.parametrize("zeros", list(CUMPROD_ZEROS))
 @pytest.mark.parametrize("axis", [None, 1, -1], ids=lambda a: f"axis={a}")
 def test_cumprod_runs_on_another_array_module_to_second_order(axis, zeros, module):

@@ -10,7 +10,7 @@ import pytest
 import gradmagic as gm
 from gradmagic.core import dispatch, special
 
-from _cases import assert_op, assert_same_on_module, rng_for, uniform
+from _cases import OTHER_MODULES, assert_op, assert_same_on_module, rng_for, uniform
 
 PI2 = math.pi ** 2
 
@@ -104,7 +104,7 @@ def test_float32_stays_float32_and_agrees_with_float64():
         np.testing.assert_allclose(g, w, rtol=2e-6, atol=2e-6)
 
 
-@pytest.mark.parametrize("module", ["array_api_strict", "cupy"])
+@pytest.mark.parametrize("module", OTHER_MODULES)
 def test_runs_on_another_array_module_to_second_order(module):
     assert_same_on_module(module, np.sinc, [np.concatenate([GRID, uniform(-3, 3)(rng_for("sinc-module"), 8)])],
                           ("sinc",))

@@ -7,7 +7,7 @@ import pytest
 import gradmagic as gm
 from gradmagic.core import statistics
 
-from _cases import assert_same_on_module, distinct, rng_for, uniform
+from _cases import assert_same_on_module, module_marks, distinct, rng_for, uniform
 
 # name, function, domain, shape; inputs without ties, so that every function is smooth there
 CASES = [
@@ -87,7 +87,7 @@ MISSING = {"partition": "array_api_strict has no argpartition, which np.partitio
 def _portable(module, case):
     missing = MISSING.get(case[0].split("-")[0]) if module == "array_api_strict" else None
     return pytest.param(module, *case, id=f"{module}-{case[0]}",
-                        marks=[pytest.mark.skip(reason=missing)] if missing else [])
+                        marks=[pytest.mark.skip(reason=missing)] if missing else module_marks(module))
 
 
 @pytest.mark.parametrize("module, name, fn, domain, shape", [
