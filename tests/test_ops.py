@@ -189,6 +189,13 @@ def test_cumprod_second_derivative_at_zeros_is_hand_derived():
     np.testing.assert_array_equal(hessian.numpy(), [[0.0, 4.0, 0.0], [4.0, 0.0, 2.0], [0.0, 2.0, 0.0]])
 
 
+@pytest.mark.parametrize("shape, axis", [((), None), ((), -1), ((2, 0), 1), ((2, 1), -1)],
+                         ids=["0d", "0d-axis=-1", "empty-axis", "length-1-axis"])
+def test_cumprod_of_degenerate_shapes(shape, axis):
+    x = np.full(shape, 1.5)
+    assert_op(lambda t: np.cumprod(t, axis=axis), x, key=("cumprod", shape, axis), order=2)
+
+
 def test_cumprod_dtype_casts_first_as_numpy():
     x = np.array([[1.5, -0.5, 2.0], [0.25, 3.0, 0.0]])
     got = np.cumprod(gm.constant(x), axis=1, dtype=np.float32)

@@ -192,7 +192,7 @@ def cumprod_vjp(g, ans, x, axis=None):
     # x_j, j <= i, j != k, so gx_k = ans_(k-1) R_k with R_k = sum_(i >= k) g_i x_(k+1)...x_i,
     # the reverse scan R_k = g_k + x_(k+1) R_(k+1): each doubling step composes the maps
     # r -> r_k + a_k r over windows twice as long (log2(n) steps of ops, so it differentiates again)
-    if axis is None:
+    if axis is None or not x.shape:  # flattened (NumPy reads a 0-d x as 1-d with any axis)
         flat = [reshape(t, (-1,)) for t in (g, ans, x)]
         return reshape(cumprod_vjp(*flat, axis=0), x.shape)
     g, ans, x = (ops.moveaxis(t, axis, -1) for t in (g, ans, x))
