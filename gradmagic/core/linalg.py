@@ -7,7 +7,9 @@ Rules take everything that depends on the input from ``args`` and ``ans`` (Tenso
 an outer tape), never from a raw array kept aside, so every rule differentiates again.
 A factorization with several outputs (slogdet, eigh, svd, qr) is one primitive whose
 output packs them into one array; the results are slices of it (``getitem``), so the
-rule reads every factor from ``ans``.
+rule reads every factor from ``ans``. ``eigvalsh`` and the singular values alone are
+recorded with the same packed output, so their rules reuse the forward's vectors. NumPy
+exposes no LU factors: the rules of ``solve``, ``det`` and ``slogdet`` factor ``a`` again.
 
 Matrices NumPy reads only one triangle of (``cholesky``, ``eigh``, ``eigvalsh``) get the
 gradient of the function NumPy computes: it lies on that triangle (the strictly other
@@ -131,7 +133,7 @@ def solve(a, b):
     return apply(SOLVE, a, b)
 
 
-def solve_vjp_b(g, ans, a, b):
+def solve_vjp_b(g, ans, a, b):  # a.T is factored again: NumPy gives no LU to reuse (JAX does)
     if len(_shape(b)) == 1:  # NumPy 2: b is a vector only when it is 1-D
         return squeeze(solve(T(a), _col(g)), -1)
     return solve(T(a), g)
