@@ -54,13 +54,20 @@ def _fallbacks():
         return lambda x, axis=None, ddof=0, keepdims=False: xp.std(
             x, axis=axis, correction=ddof, keepdims=keepdims)
 
-    def cumsum(xp):
-        def cumsum(x, axis=None):
-            x = _counts(xp, x)
-            if axis is None:
-                return xp.cumulative_sum(xp.reshape(x, (-1,)), axis=0)
-            return xp.cumulative_sum(x, axis=axis)
-        return cumsum
+    def cumulative(name):
+        def make(xp):
+            def scan(x, axis=None):
+                x = _counts(xp, x)
+                if axis is None:
+                    return getattr(xp, name)(xp.reshape(x, (-1,)), axis=0)
+                return getattr(xp, name)(x, axis=axis)
+            return scan
+        return make
+
+    def argsort(xp):  # a stable sort is a valid result of every kind NumPy has
+        def argsort(x, axis=-1, kind=None, stable=None):
+            return xp.argsort(xp.reshape(x, (-1,)), axis=0) if axis is None else xp.argsort(x, axis=axis)
+        return argsort
 
     def transpose(xp):
         def transpose(x, axes=None):
@@ -110,14 +117,15 @@ def _fallbacks():
         return lambda value, dtype=None: xp.asarray(value, dtype=dtype, copy=True)
 
     return {"logaddexp2": logaddexp2, "deg2rad": scale(math.pi / 180), "radians": scale(math.pi / 180),
-            "rad2deg": scale(180 / math.pi), "degrees": scale(180 / math.pi), "array": array, "sum": sum_, "prod": prod, "var": var, "std": std, "cumsum": cumsum,
-            "transpose": transpose, "squeeze": squeeze, "expand_dims": expand_dims,
+            "rad2deg": scale(180 / math.pi), "degrees": scale(180 / math.pi), "array": array,
+            "sum": sum_, "prod": prod, "var": var, "std": std, "cumsum": cumulative("cumulative_sum"),
+            "cumprod": cumulative("cumulative_prod"), "argsort": argsort, "transpose": transpose, "squeeze": squeeze, "expand_dims": expand_dims,
             "concatenate": concatenate, "outer": outer, "exp2": exp2, "cbrt": cbrt, "fmod": fmod}
 
 
 FALLBACKS = _fallbacks()
 # NumPy's signature differs from the array API's under the same name: always the fallback
-_REDEFINED = frozenset({"sum", "prod", "var", "std", "transpose", "squeeze", "expand_dims"})
+_REDEFINED = frozenset({"sum", "prod", "var", "std", "transpose", "squeeze", "expand_dims", "argsort"})
 
 
 def _missing(xp, name):
@@ -219,6 +227,11 @@ def spelled_out(index, shape, xp):
     integer arrays next to full slices (``x[idx]``, ``x[:, idx]`` on a matrix) turned
     into integer arrays on every axis, broadcast to NumPy's result shape."""
     parts = index if isinstance(index, tuple) else (index,)
+    if any(i is Ellipsis for i in parts) and any(_is_int_array(i) and i.ndim > 0 for i in parts):
+        k = next(k for k, i in enumerate(parts) if i is Ellipsis)  # spelled out as full slices
+        rest = parts[:k] + parts[k + 1:]
+        full = (slice(None),) * (len(shape) - sum(i is not None for i in rest))
+        index = parts = parts[:k] + full + parts[k + 1:]
     if all(i is None or isinstance(i, slice) or (isinstance(i, int) and not isinstance(i, bool))
                     for i in parts):
         if sum(i is not None for i in parts) < len(shape):

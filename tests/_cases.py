@@ -1,6 +1,7 @@
 """What the op tests share: seeded inputs, readable shape ids, and the domain of each
 elementwise op (away from poles, branch cuts, kinks and ties). ``test_ops`` checks the
-ops over broadcasting shapes on NumPy; ``test_backend`` on every backend, to second order.
+ops over broadcasting shapes on NumPy; ``test_backend`` on every backend, to second order;
+the families' tests run their cases on another array module with ``assert_same_on_module``.
 """
 
 import math
@@ -8,6 +9,7 @@ import operator
 import zlib
 
 import numpy as np
+import pytest
 
 import gradmagic as gm
 
@@ -126,3 +128,47 @@ def tape_grads(f, inputs, output_gradients=None, dtype=np.float64):
         y = f(*xs)
     og = None if output_gradients is None else np.asarray(output_gradients, dtype=y.dtype)
     return tape.gradient(y, xs, output_gradients=og)
+
+
+# -- the same derivatives on another array module ---------------------------------------------
+OTHER_MODULES = [pytest.param("array_api_strict"), pytest.param("cupy", marks=pytest.mark.cupy)]
+
+
+def module_marks(module):
+    return [pytest.mark.cupy] if module == "cupy" else []
+
+
+def module_or_skip(name):
+    """``array_api_strict`` (an array-API module standing for a device's) or CuPy, where usable."""
+    if name == "cupy" and not gm.backend_status("cupy"):
+        pytest.skip("CuPy has no usable GPU here")
+    return pytest.importorskip(name)
+
+
+def parts(out):
+    """A function's result as a list of its arrays (splits give lists, factorizations tuples)."""
+    return list(out) if isinstance(out, (list, tuple)) else [out]
+
+
+def assert_same_on_module(module, fn, arrays, key):
+    """On ``module``'s arrays, ``fn`` gives NumPy's value of ``sum(fn(...) ** 3 * weights)``,
+    gradient and Hessian-vector product (to 1e-12), every one an array of that module."""
+    xp = module_or_skip(module)
+    rng = rng_for("portable-weights", *key)
+    weights = [rng.standard_normal(np.shape(p)) for p in parts(fn(*arrays))]
+    directions = [rng.standard_normal(np.shape(a)) for a in arrays]
+
+    def derivatives(array):
+        ts = [gm.Tensor(array(a)) for a in arrays]
+        with gm.GradientTape() as outer:
+            outer.watch(ts)
+            with gm.GradientTape() as inner:
+                inner.watch(ts)
+                y = sum(np.sum(p ** 3 * array(w)) for p, w in zip(parts(fn(*ts)), weights))
+            grads = inner.gradient(y, ts, unconnected_gradients="zero")
+            gv = sum(np.sum(g * array(d)) for g, d in zip(grads, directions))
+        return [y] + list(grads) + list(outer.gradient(gv, ts, unconnected_gradients="zero"))
+
+    for a, b in zip(derivatives(xp.asarray), derivatives(np.asarray)):
+        assert type(a.value).__module__.startswith(module)
+        np.testing.assert_allclose(gm.Tensor(a.value).numpy(), b.numpy(), rtol=1e-12, atol=1e-12)

@@ -14,7 +14,7 @@ import pytest
 import gradmagic as gm
 from gradmagic.core import contract
 
-from _cases import assert_op, rng_for, tape_grads, uniform
+from _cases import assert_op, assert_same_on_module, module_marks, rng_for, tape_grads, uniform
 
 # ---------------------------------------------------------------------------------------
 # helpers (as in test_ops)
@@ -399,40 +399,13 @@ def test_einsum_is_one_primitive_and_the_others_need_no_new_rule():
 # array) and, where a GPU is usable, on CuPy
 # ---------------------------------------------------------------------------------------
 
-def _module(name):
-    if name == "cupy" and not gm.backend_status("cupy"):
-        pytest.skip("CuPy has no usable GPU here")
-    return pytest.importorskip(name)
-
-
 PORTABLE = [(m, c) for m in ("array_api_strict", "cupy") for c in CASES
             if "numpy-array" not in c[1]  # a host constant meets a device Tensor: refused
             and not (m == "array_api_strict" and c[0] is np.einsum)]  # it has no einsum
 
 
 @pytest.mark.parametrize("module,name,shapes,fn", [
-    pytest.param(m, *_param(c).values, id=f"{m}-{c[1]}", marks=_param(c).marks) for m, c in PORTABLE])
+    pytest.param(m, *_param(c).values, id=f"{m}-{c[1]}", marks=_param(c).marks + tuple(module_marks(m)))
+    for m, c in PORTABLE])
 def test_runs_on_another_array_module_to_second_order(module, name, shapes, fn):
-    xp = _module(module)
-    arrays = draw(shapes, "portable", name)
-    weights = rng_for("portable-weights", name).standard_normal(np.shape(fn(*arrays)))
-    directions = [rng_for("portable-directions", name, k).standard_normal(a.shape)
-                  for k, a in enumerate(arrays)]
-
-    def derivatives(array):
-        ts = [gm.Tensor(array(a)) for a in arrays]
-        with gm.GradientTape() as outer:
-            outer.watch(ts)
-            with gm.GradientTape() as inner:
-                inner.watch(ts)
-                y = np.sum(fn(*ts) ** 3 * array(weights))
-            grads = inner.gradient(y, ts)
-            gv = sum(np.sum(g * array(d)) for g, d in zip(grads, directions))
-        hv = outer.gradient(gv, ts)
-        return [y] + list(grads) + list(hv)
-
-    on_numpy = derivatives(np.asarray)
-    elsewhere = derivatives(xp.asarray)
-    for a, b in zip(elsewhere, on_numpy):
-        assert type(a.value).__module__.startswith(module)
-        np.testing.assert_allclose(gm.Tensor(a.value).numpy(), b.numpy(), rtol=1e-12, atol=1e-12)
+    assert_same_on_module(module, fn, draw(shapes, "portable", name), (name,))

@@ -15,7 +15,7 @@ import pytest
 import gradmagic as gm
 from gradmagic.core import dispatch, layout
 
-from _cases import rng_for, sid, uniform
+from _cases import assert_same_on_module, module_marks, rng_for, sid, uniform
 
 C23 = np.array([[1.0, -2.0, 0.5], [3.0, 0.25, -1.0]])  # a plain array mixed with Tensors
 
@@ -231,6 +231,19 @@ def test_second_order_matches_finite_differences(func, f, shapes):
     weighted = weighting(f, f(*arrays), (func.__name__, shapes, 2), inner=np.sin)
     report = gm.check_grad(weighted, *arrays, order=2)
     assert report, str(report)
+
+
+# cases with a NumPy array among the Tensors: on another module, a host array meeting a
+# device Tensor is refused (it says how to move one), so they run on NumPy only
+HOST_CONSTANT = ("atleast_2d-mixed", "hstack-array", "vstack-array-first", "dstack-array",
+                 "column_stack-array", "append-to-array")
+PORTABLE = [pytest.param(m, *p.values, id=f"{m}-{p.id}", marks=[*p.marks, *module_marks(m)])
+            for m in ("array_api_strict", "cupy") for p in ALL if not p.id.startswith(HOST_CONSTANT)]
+
+
+@pytest.mark.parametrize("module,func,f,shapes", PORTABLE)
+def test_runs_on_another_array_module_to_second_order(module, func, f, shapes):
+    assert_same_on_module(module, f, draw(shapes, "portable", func.__name__, shapes), (func.__name__, shapes))
 
 
 def test_every_function_has_cases():

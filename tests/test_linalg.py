@@ -8,6 +8,8 @@ plain normals for rectangular ones. Factorizations with a sign gauge (eigh, svd,
 weighted only through sign-invariant quantities.
 """
 
+import functools
+
 import numpy as np
 import pytest
 
@@ -15,7 +17,7 @@ import gradmagic as gm
 from gradmagic.core import linalg
 from gradmagic.errors import GradientValueError, NoGradientError
 
-from _cases import rng_for, sid
+from _cases import assert_same_on_module, module_marks, rng_for, sid
 
 LA = np.linalg
 INF = np.inf
@@ -79,7 +81,7 @@ def svd_view(part):
 
 def qr_view(a):
     q, r = LA.qr(a)
-    signs = np.sign(np.sum(r * np.eye(r.shape[-1]), -1))
+    signs = np.sign(np.diagonal(r, axis1=-2, axis2=-1))
     return np.concatenate([q * signs[..., None, :], T(r) @ r], axis=-2)
 
 
@@ -140,6 +142,9 @@ CASES = [
     *[(f"svd-{part}-{sid(s)}", LA.svd, svd_view(part), [normal(*s)])
       for part in ("usv", "uu", "vv") for s in ((3, 3), (2, 3, 3), (4, 3), (2, 3, 4))],
     ("svd-compute_uv=False", LA.svd, lambda a: LA.svd(a, compute_uv=False), [normal(2, 3, 4)]),
+    ("svd-compute_uv=False-tall", LA.svd, lambda a: LA.svd(a, compute_uv=False), [normal(4, 2)]),
+    ("svdvals", LA.svdvals, LA.svdvals, [normal(3, 3)]),
+    ("svdvals-batched-wide", LA.svdvals, LA.svdvals, [normal(2, 2, 3)]),
     ("qr-square", LA.qr, qr_view, [normal(3, 3)]),
     ("qr-tall-batched", LA.qr, qr_view, [normal(2, 4, 3)]),
     ("qr-mode=r", LA.qr, lambda a: T(LA.qr(a, mode="r")) @ LA.qr(a, mode="r"), [normal(4, 3)]),
@@ -180,6 +185,17 @@ def test_gradient_agrees_with_finite_differences(case, order):
 
     report = gm.check_grad(weighted, *arrays, order=order)
     assert report, str(report)
+
+
+# a NumPy array among the Tensors is refused on another module (a host array meeting a
+# device Tensor), so those cases run on NumPy only
+PORTABLE = [pytest.param(m, c, id=f"{m}-{c[0]}", marks=module_marks(m)) for m in ("array_api_strict", "cupy") for c in CASES
+            if "numpy" not in c[0]]
+
+
+@pytest.mark.parametrize("module, case", PORTABLE)
+def test_runs_on_another_array_module_to_second_order(module, case):
+    assert_same_on_module(module, case[2], inputs(case), ("linalg", case[0]))
 
 
 def test_every_function_has_a_case():
@@ -278,6 +294,49 @@ def test_eigh_with_repeated_eigenvalues_gives_a_non_finite_gradient_as_jax():
     with np.errstate(all="ignore"):
         g = grad_of(lambda x: np.sum(LA.eigh(x)[1][:, 0] ** 3), np.eye(3))
     assert not np.all(np.isfinite(g))
+
+
+@pytest.mark.parametrize("values", [lambda x: LA.eigvalsh(x), lambda x: LA.eigh(x).eigenvalues],
+                         ids=["eigvalsh", "eigh-eigenvalues"])
+def test_repeated_eigenvalues_alone_keep_a_finite_gradient(values):
+    # sum(w ** 2) = sum(a ** 2) for a symmetric a: its gradient is 2a on the lower triangle read
+    a = np.diag([2.0, 2.0, 5.0])
+    g = grad_of(lambda x: np.sum(values(x) ** 2), a)
+    np.testing.assert_allclose(g, 2 * a, atol=1e-12)
+
+
+@pytest.mark.parametrize("a, weights, want", [
+    (np.eye(3), [1.0, 2.0, 3.0], None),  # repeated: U diag(g) Vh is some basis's, so sum only
+    (np.array([[3.0, 0.0], [0.0, 0.0], [0.0, 0.0]]), [1.0, 0.0], [[1.0, 0.0], [0.0, 0.0], [0.0, 0.0]]),
+], ids=["repeated", "zero-of-a-tall-matrix"])
+def test_singular_values_alone_keep_a_finite_gradient(a, weights, want):
+    g = grad_of(lambda x: np.sum(LA.svdvals(x) * np.array(weights)), a)
+    assert np.all(np.isfinite(g))
+    if want is None:  # the nuclear norm of I: its gradient U Vh is I in any basis
+        g = grad_of(lambda x: np.sum(LA.svdvals(x)), a)
+        want = np.eye(3)
+    np.testing.assert_allclose(g, want, atol=1e-12)
+
+
+@pytest.mark.parametrize("f, factor, others", [  # f: NumPy's functions as they are before patching
+    (LA.eigvalsh, "eigh", ("eigvalsh",)),
+    (functools.partial(LA.svd, compute_uv=False), "svd", ()),
+    (LA.svdvals, "svd", ("svdvals",)),
+    (functools.partial(LA.norm, ord="nuc"), "svd", ("svdvals",)),
+], ids=["eigvalsh", "svd-values", "svdvals", "norm-nuc"])
+def test_the_backward_pass_reuses_the_forward_factorization(monkeypatch, f, factor, others):
+    calls = []  # the factorizations the engine asks NumPy for
+    for name in (factor,) + others:
+        original = getattr(LA, name)
+        monkeypatch.setattr(LA, name, (lambda o, n: lambda *args, **kw: calls.append(n) or o(*args, **kw))(
+            original, name))
+    x = gm.constant(spd(3, 3)(rng_for("reuse", factor)))
+    with gm.GradientTape() as tape:
+        tape.watch(x)
+        y = np.sum(f(x) ** 2)
+    assert calls == [factor]  # the forward's
+    tape.gradient(y, x)
+    assert calls == [factor]  # and none in the backward pass
 
 
 # -- dtypes, mixing, errors -------------------------------------------------------------------

@@ -19,8 +19,8 @@ from hypothesis.extra import numpy as hnp
 import gradmagic as gm
 from gradmagic import ops
 
-from _cases import (BINARY, UNARY, assert_op, distinct, grid, magnitude, rng_for, sid, tape_grads,
-                    uniform)
+from _cases import (BINARY, OTHER_MODULES, UNARY, assert_op, assert_same_on_module, distinct, grid,
+                    magnitude, rng_for, sid, tape_grads, uniform)
 
 # ---------------------------------------------------------------------------------------
 # helpers
@@ -139,6 +139,77 @@ def test_reduction_ddof_matches_finite_differences(name, axis):
 def test_cumsum_matches_finite_differences(axis):
     (x,) = draw([uniform(-2, 2)], [(2, 3, 4)], "cumsum", axis)
     assert_op(lambda t: np.cumsum(t, axis=axis), x, key=("cumsum", axis))
+
+
+def _zeros_planted(x, axis, where):
+    """``x`` with zeros along ``axis`` (None: the flattened values) at the positions ``where``."""
+    x = x.copy()
+    if axis is None:
+        x.reshape(-1)[list(where)] = 0.0
+    else:
+        index = [1] * x.ndim
+        index[axis] = list(where)
+        x[tuple(index)] = 0.0
+    return x
+
+
+# zeros: the division by x that an O(n) formula would make is where cumprod's rule must stay exact
+CUMPROD_ZEROS = {"no-zero": (), "one-zero": (1,), "zeros-in-a-row": (1, 2), "zero-first": (0,)}
+
+
+@pytest.mark.parametrize("order", [1, 2])
+@pytest.mark.parametrize("zeros", list(CUMPROD_ZEROS))
+@pytest.mark.parametrize("axis", [None, 0, 1, 2, -1], ids=lambda a: f"axis={a}")
+def test_cumprod_matches_finite_differences(axis, zeros, order):
+    (x,) = draw([magnitude(0.5, 1.5)], [(3, 4, 5)], "cumprod", axis, zeros)
+    x = _zeros_planted(x, axis, CUMPROD_ZEROS[zeros])
+    assert_op(lambda t: np.cumprod(t, axis=axis), x, key=("cumprod", axis, zeros), order=order)
+
+
+@pytest.mark.parametrize("module", OTHER_MODULES)
+@pytest.mark.parametrize("zeros", list(CUMPROD_ZEROS))
+@pytest.mark.parametrize("axis", [None, 1, -1], ids=lambda a: f"axis={a}")
+def test_cumprod_runs_on_another_array_module_to_second_order(axis, zeros, module):
+    (x,) = draw([magnitude(0.5, 1.5)], [(3, 4, 5)], "cumprod", axis, zeros)
+    x = _zeros_planted(x, axis, CUMPROD_ZEROS[zeros])
+    assert_same_on_module(module, lambda t: np.cumprod(t, axis=axis), [x], ("cumprod", axis, zeros))
+
+
+def test_cumprod_second_derivative_at_zeros_is_hand_derived():
+    # f = x0 + x0 x1 + x0 x1 x2 at (2, 0, 3): the Hessian is [[0, 1 + x2, x1], [., 0, x0], [., ., 0]]
+    x = gm.constant(np.array([2.0, 0.0, 3.0]))
+    with gm.GradientTape() as outer:
+        outer.watch(x)
+        with gm.GradientTape() as inner:
+            inner.watch(x)
+            y = np.sum(np.cumprod(x))
+        g = inner.gradient(y, x)
+    np.testing.assert_array_equal(g.numpy(), [1.0, 8.0, 0.0])
+    hessian = outer.jacobian(g, x)
+    np.testing.assert_array_equal(hessian.numpy(), [[0.0, 4.0, 0.0], [4.0, 0.0, 2.0], [0.0, 2.0, 0.0]])
+
+
+@pytest.mark.parametrize("shape, axis", [((), None), ((), -1), ((2, 0), 1), ((2, 1), -1)],
+                         ids=["0d", "0d-axis=-1", "empty-axis", "length-1-axis"])
+def test_cumprod_of_degenerate_shapes(shape, axis):
+    x = np.full(shape, 1.5)
+    assert_op(lambda t: np.cumprod(t, axis=axis), x, key=("cumprod", shape, axis), order=2)
+
+
+def test_cumprod_dtype_casts_first_as_numpy():
+    x = np.array([[1.5, -0.5, 2.0], [0.25, 3.0, 0.0]])
+    got = np.cumprod(gm.constant(x), axis=1, dtype=np.float32)
+    assert got.dtype == np.float32
+    np.testing.assert_array_equal(got.numpy(), np.cumprod(x, axis=1, dtype=np.float32))
+    (g,) = tape_grads(lambda t: np.cumprod(t, axis=1, dtype=np.float32), [x])
+    assert g.dtype == np.float64
+    (g64,) = tape_grads(lambda t: np.cumprod(t, axis=1), [x])
+    np.testing.assert_allclose(g.numpy(), g64.numpy(), rtol=1e-6)
+
+
+def test_cumprod_out_is_refused_with_the_way_out():
+    with pytest.raises(gm.NoGradientError, match=r"np.cumprod\(out=...\)"):
+        np.cumprod(gm.constant(np.ones(3)), out=np.empty(3))
 
 
 # ---------------------------------------------------------------------------------------
@@ -300,6 +371,7 @@ METHODS = [
     ("var", (2, 3), uniform(-2, 2), lambda x: x.var(1, ddof=1)),
     ("std", (2, 3), uniform(-2, 2), lambda x: x.std(0, keepdims=True)),
     ("cumsum", (2, 3), uniform(-2, 2), lambda x: x.cumsum(1)),
+    ("cumprod", (2, 3), uniform(-2, 2), lambda x: x.cumprod(1)),
 ]
 
 
@@ -377,6 +449,9 @@ FLOAT32 = (
         ("std", [uniform(-2, 2)], [(2, 3)], lambda x: np.std(x, axis=0)),
         ("cumsum", [uniform(-2, 2)], [(2, 3)], lambda x: np.cumsum(x, axis=1)),
         ("cumsum-flat", [uniform(-2, 2)], [(2, 3)], lambda x: np.cumsum(x)),
+        ("cumprod", [uniform(-2, 2)], [(2, 3)], lambda x: np.cumprod(x, axis=-1)),
+        ("cumprod-zeros", [lambda rng, s: rng.uniform(-2, 2, s) * (rng.random(s) < 0.5)], [(3, 4)],
+         lambda x: np.cumprod(x, axis=0)),
         ("logsumexp", [uniform(-3, 3)], [(2, 3)], lambda x: gm.logsumexp(x, axis=1)),
         ("matmul", [uniform(-2, 2)] * 2, [(2, 3), (3, 4)], lambda a, b: a @ b),
         ("matmul-batched-1d", [uniform(-2, 2)] * 2, [(2, 2, 3), (3,)], lambda a, b: a @ b),
@@ -591,6 +666,11 @@ HAND = [
     ("cumsum-axis0", lambda x: np.cumsum(x, axis=0), [np.zeros((2, 2))],
      [[[3.0, 1.0], [2.0, 0.0]]], [[1.0, 1.0], [2.0, 0.0]]),
     ("cumsum-2d-flattened", np.cumsum, [np.zeros((2, 2))], [[[4.0, 3.0], [2.0, 1.0]]], None),
+    # d/dx_k sum_i cumprod(x)_i = sum_(i >= k) prod_(j <= i, j != k) x_j, zeros included
+    ("cumprod-one-zero", np.cumprod, [[2.0, 0.0, 3.0]], [[1.0, 8.0, 0.0]], None),
+    ("cumprod-two-zeros", np.cumprod, [[2.0, 0.0, 0.0, 5.0]], [[1.0, 2.0, 0.0, 0.0]], None),
+    ("cumprod-axis0-output-gradients", lambda x: np.cumprod(x, axis=0), [[[2.0, 0.0], [3.0, 4.0]]],
+     [[[1.0 + 3.0 * 10.0, 1.0 + 4.0 * 100.0], [2.0 * 10.0, 0.0]]], [[1.0, 1.0], [10.0, 100.0]]),
     # linear algebra
     ("matmul-2d", lambda a, b: a @ b, [[[1.0, 2.0], [3.0, 4.0]], [[5.0, 6.0], [7.0, 8.0]]],
      [[[11.0, 15.0], [11.0, 15.0]], [[4.0, 4.0], [6.0, 6.0]]], None),
@@ -746,6 +826,8 @@ SECOND_ORDER = (
         ("std", [uniform(-2, 2)], [(2, 3)], lambda x: np.std(x, axis=0)),
         ("cumsum", [uniform(-2, 2)], [(2, 3)], lambda x: np.cumsum(x, axis=1) ** 2),
         ("cumsum-flat", [uniform(-2, 2)], [(2, 3)], lambda x: np.cumsum(x) ** 2),
+        ("cumprod", [uniform(-2, 2)], [(2, 3)], lambda x: np.cumprod(x, axis=1)),
+        ("cumprod-flat", [uniform(-2, 2)], [(2, 3)], lambda x: np.cumprod(x) ** 2),
         ("logsumexp", [uniform(-2, 2)], [(2, 3)], lambda x: gm.logsumexp(x, axis=0)),
         ("matmul", [uniform(-2, 2)] * 2, [(2, 3), (3, 4)], lambda a, b: (a @ b) ** 2),
         ("matmul-batched-1d", [uniform(-2, 2)] * 2, [(3,), (2, 3, 4)], lambda a, b: (a @ b) ** 2),
@@ -950,6 +1032,7 @@ FUNCTION_CASES = {
     np.var: ([uniform(-2, 2)], [(2, 3)], lambda x: np.var(x, axis=1, ddof=1)),
     np.std: ([uniform(-2, 2)], [(2, 3)], lambda x: np.std(x)),
     np.cumsum: ([uniform(-2, 2)], [(2, 3)], lambda x: np.cumsum(x, axis=1)),
+    np.cumprod: ([uniform(-2, 2)], [(2, 3)], lambda x: np.cumprod(x, axis=0)),
     np.reshape: ([uniform(-2, 2)], [(2, 3)], lambda x: np.reshape(x, (3, 2))),
     np.transpose: ([uniform(-2, 2)], [(2, 3)], lambda x: np.transpose(x)),
     np.swapaxes: ([uniform(-2, 2)], [(2, 3)], lambda x: np.swapaxes(x, 0, 1)),
@@ -1056,7 +1139,7 @@ UNKNOWN = [
     ("add-reduce", lambda t: np.add.reduce(t), "np.add.reduce"),
     ("add-accumulate", lambda t: np.add.accumulate(t), "np.add.accumulate"),
     ("multiply-outer", lambda t: np.multiply.outer(t, t), "np.multiply.outer"),
-    ("cumprod", lambda t: np.cumprod(t), "np.cumprod"),
+    ("nancumprod", lambda t: np.nancumprod(t), "np.nancumprod"),
     ("diff", lambda t: np.diff(t), "np.diff"),
     ("spacing-ufunc", lambda t: np.spacing(t), "np.spacing"),
 ]

@@ -7,12 +7,7 @@ import pytest
 import gradmagic as gm
 from gradmagic.core import statistics
 
-from _cases import distinct, rng_for, uniform
-
-def _values(x):
-    """The values of a Tensor or an array, without gradient (indices computed from them)."""
-    return x.numpy() if isinstance(x, gm.Tensor) else x
-
+from _cases import assert_same_on_module, module_marks, distinct, rng_for, uniform
 
 # name, function, domain, shape; inputs without ties, so that every function is smooth there
 CASES = [
@@ -22,8 +17,7 @@ CASES = [
     ("sort-stable", lambda x: np.sort(x, kind="stable"), distinct, (5,)),
     ("partition", lambda x: np.partition(x, 2, axis=1), distinct, (3, 5)),
     ("partition-axis-none", lambda x: np.partition(x, (1, 3), axis=None), distinct, (2, 3)),
-    ("take_along_axis", lambda x: np.take_along_axis(x, np.argsort(_values(x), axis=1)[:, ::-1], 1),
-     distinct, (3, 4)),
+    ("take_along_axis", lambda x: np.take_along_axis(x, np.argsort(x, axis=1)[:, ::-1], 1), distinct, (3, 4)),
     ("take_along_axis-none", lambda x: np.take_along_axis(x, np.array([3, 0, 0, 5]), None), distinct, (2, 3)),
     ("median", lambda x: np.median(x), distinct, (3, 4)),
     ("median-odd-axis1", lambda x: np.median(x, axis=1), distinct, (2, 5)),
@@ -45,6 +39,17 @@ CASES = [
     ("nan_to_num", lambda x: np.nan_to_num(x * x), uniform(-2, 2), (3, 4)),
     ("select", lambda x: np.select([x > 0.5, x < -0.5], [x * x, 2 * x], np.sin(x)),
      uniform(-2, 2), (3, 4)),
+    ("piecewise", lambda x: np.piecewise(x, [x < -0.5, x > 0.5], [lambda v: v ** 3, np.log]),
+     uniform(-2, 2), (3, 4)),
+    ("piecewise-otherwise", lambda x: np.piecewise(x, [x < -0.5, x > 0.5], [lambda v: v ** 3, 2.0, np.sin]),
+     uniform(-2, 2), (3, 4)),
+    ("piecewise-later-condition-wins", lambda x: np.piecewise(x, [x > -1, x > 0.5], [np.exp, lambda v: v * v]),
+     uniform(-2, 2), (2, 5)),
+    ("piecewise-one-condition", lambda x: np.piecewise(x, x > 0, [np.sqrt, lambda v: -v]), uniform(-2, 2), (6,)),
+    ("piecewise-args", lambda x: np.piecewise(x, [x > 0], [lambda v, a, b=0: a * v ** 3 + b], 2.0, b=0.5),
+     uniform(-2, 2), (2, 3)),
+    ("piecewise-0d", lambda x: np.piecewise(x, [x > 0], [np.cos, np.sinh]), uniform(-2, 2), ()),
+    ("piecewise-constants", lambda x: x * np.piecewise(x, [x > 0], [1.5, -1.0]), uniform(-2, 2), (4,)),
     ("real", lambda x: np.real(x) * x, uniform(-2, 2), (3,)),
     ("imag", lambda x: np.imag(x) + x, uniform(-2, 2), (3,)),
 ]
@@ -71,6 +76,25 @@ def test_gradient_matches_finite_differences(name, fn, domain, shape, order):
     weights = rng_for("weights", name).standard_normal(np.shape(fn(x)))
     report = gm.check_grad(_weighted(fn, weights), x, order=order)
     assert report, str(report)
+
+
+# a NumPy array among the Tensors (indices, weights) is refused on another module (a host
+# array meeting a device Tensor), so those cases run on NumPy only
+HOST_CONSTANT = ("take_along_axis-none", "average-weights-1d", "average-returned")
+MISSING = {"partition": "array_api_strict has no argpartition, which np.partition's order is"}
+
+
+def _portable(module, case):
+    missing = MISSING.get(case[0].split("-")[0]) if module == "array_api_strict" else None
+    return pytest.param(module, *case, id=f"{module}-{case[0]}",
+                        marks=[pytest.mark.skip(reason=missing)] if missing else module_marks(module))
+
+
+@pytest.mark.parametrize("module, name, fn, domain, shape", [
+    _portable(m, c) for m in ("array_api_strict", "cupy") for c in CASES if c[0] not in HOST_CONSTANT])
+def test_runs_on_another_array_module_to_second_order(module, name, fn, domain, shape):
+    x = np.array(domain(rng_for("statistics", name), shape), dtype=np.float64)
+    assert_same_on_module(module, fn, [x], ("statistics", name))
 
 
 def test_every_function_has_a_case():
@@ -130,9 +154,26 @@ def test_a_nan_makes_the_order_statistic_nan_as_in_numpy(fn):
     np.testing.assert_array_equal(got.numpy(), want)
 
 
+def test_piecewise_calls_each_function_on_its_elements_only():
+    # log is never given the negative values, so neither a NaN nor a warning
+    with np.errstate(all="raise"):
+        g = _grad(lambda t: np.piecewise(t, [t > 0], [np.log, 0.0]), [-2.0, 0.5, 4.0])
+    np.testing.assert_array_equal(g, [0.0, 2.0, 0.25])
+
+
+def test_piecewise_tensor_constant_gets_the_gradient_of_its_elements():
+    c = gm.constant(3.0, dtype=np.float64)
+    x = np.array([-1.0, 2.0, -3.0])
+    with gm.GradientTape() as tape:
+        tape.watch(c)
+        y = np.sum(np.piecewise(gm.constant(x), [x < 0], [c, lambda v: v]))
+    assert float(tape.gradient(y, c)) == 2.0
+
+
 @pytest.mark.parametrize("fn", [lambda t: np.sort(t), np.median, lambda t: np.percentile(t, [25, 75]),
-                                lambda t: np.average(t, weights=np.ones(3, np.float32)), np.nanmean, np.ptp],
-                         ids=["sort", "median", "percentile", "average", "nanmean", "ptp"])
+                                lambda t: np.average(t, weights=np.ones(3, np.float32)), np.nanmean, np.ptp,
+                                lambda t: np.piecewise(t, [t > 0], [lambda v: v * np.float64(2.0), 1.0])],
+                         ids=["sort", "median", "percentile", "average", "nanmean", "ptp", "piecewise"])
 def test_float32_stays_float32(fn):
     t = gm.constant(np.array([0.5, -1.5, 2.0], dtype=np.float32))
     with gm.GradientTape() as tape:
@@ -157,7 +198,15 @@ def test_what_has_no_gradient_says_why(call, match):
     (lambda t: np.percentile(t, 120), r"np.percentile\(q=...\): expected quantiles in range"),
     (lambda t: np.average(t, axis=0, weights=np.ones(2)), r"np.average\(weights=...\): expected weights of shape"),
     (lambda t: np.select([t > 0], [t, t]), r"np.select: expected as many choices as conditions"),
-], ids=["percentile-range", "average-weights-shape", "select-counts"])
+    (lambda t: np.piecewise(t, [t > 0], [1.0, 2.0, 3.0]),
+     r"np.piecewise\(funclist=...\): with 1 condition\(s\), expected 1 or 2 functions, got 3"),
+    (lambda t: np.piecewise(t, [t > 0], [lambda v: v[:1] * np.ones(2)]),
+     r"np.piecewise\(funclist\[0\]=...\): expected a number, or one per element selected \(3\)"),
+    (lambda t: np.piecewise(t, [t > 0], ["a"]), r"np.piecewise\(funclist\[0\]=...\): expected a number"),
+    (lambda t: np.piecewise(t, [[True, False]], [1.0]),
+     r"np.piecewise\(condlist=...\): expected conditions of x's shape \(3,\), got one of shape \(2,\)"),
+], ids=["percentile-range", "average-weights-shape", "select-counts", "piecewise-counts",
+        "piecewise-piece-shape", "piecewise-piece-kind", "piecewise-condition-shape"])
 def test_bad_arguments_name_the_function_and_what_was_expected(call, match):
     with pytest.raises(gm.GradmagicError, match=match):
         call(gm.constant(np.array([1.0, 2.0, 3.0])))

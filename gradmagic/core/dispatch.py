@@ -9,13 +9,13 @@ naming the function and the way out.
 """
 
 from ..errors import NoGradientError
-from . import contract, creation, layout, linalg, ops, statistics
+from . import contract, creation, layout, linalg, ops, special, statistics
 from .primitive import apply, binary, unary
 from .tensor import Tensor, Variable
 
 # NumPy function -> its differentiable form, from every family of the catalogue
 FUNCTIONS = {**ops.FUNCTIONS, **layout.FUNCTIONS, **contract.FUNCTIONS, **linalg.FUNCTIONS,
-             **statistics.FUNCTIONS, **creation.FUNCTIONS}
+             **statistics.FUNCTIONS, **special.FUNCTIONS, **creation.FUNCTIONS}
 NONDIFF_FUNCTIONS = ops.NONDIFF_FUNCTIONS
 
 # operator -> Primitive, for the operators that run on every call (one call into the engine)
@@ -62,6 +62,7 @@ def min(self, axis=None, keepdims=False): return ops.min(self, axis=axis, keepdi
 def var(self, axis=None, ddof=0, keepdims=False): return ops.var(self, axis, ddof=ddof, keepdims=keepdims)
 def std(self, axis=None, ddof=0, keepdims=False): return ops.std(self, axis, ddof=ddof, keepdims=keepdims)
 def cumsum(self, axis=None): return ops.cumsum(self, axis)
+def cumprod(self, axis=None): return ops.cumprod(self, axis)
 def dot(self, other): return contract.dot(self, other)
 def clip(self, min=None, max=None): return ops.clip(self, min, max)
 def astype(self, dtype): return ops.astype(self, dtype)
@@ -84,8 +85,8 @@ def read_value(self):
 
 
 METHODS = {"sum": sum, "mean": mean, "prod": prod, "max": max, "min": min, "var": var, "std": std,
-           "cumsum": cumsum, "dot": dot, "clip": clip, "astype": astype, "squeeze": squeeze,
-           "ravel": ravel, "flatten": ravel, "reshape": reshape, "transpose": transpose,
+           "cumsum": cumsum, "cumprod": cumprod, "dot": dot, "clip": clip, "astype": astype,
+           "squeeze": squeeze, "ravel": ravel, "flatten": ravel, "reshape": reshape, "transpose": transpose,
            "__getitem__": __getitem__}
 
 

@@ -206,8 +206,8 @@ def array_split(ary, indices_or_sections, axis=0):
         bounds = [0]
         for s in sizes:
             bounds.append(bounds[-1] + s)
-    else:
-        bounds = [0] + [int(i) for i in h] + [n]
+    else:  # as Python slices read them: negative from the end, clipped to the axis
+        bounds = [0] + [min(max(int(i) + n * (int(i) < 0), 0), n) for i in h] + [n]
     return _split_at(ary, bounds, axis)
 
 
@@ -392,10 +392,9 @@ def _pad_pairs(pad_width, ndim):
             f"fit an array of {ndim} dimensions (give an int, a pair or {ndim} pairs)") from None
 
 
-def _value_pairs(values, ndim):
+def _value_pairs(values, ndim, xp):
     """``constant_values`` (a number, a pair, one pair per axis; Tensors allowed) as an
-    (ndim, 2) array or Tensor, as NumPy reads it."""
-    xp = _module((values,))
+    (ndim, 2) array of module ``xp`` or Tensor, as NumPy reads it."""
     v = _as_array(values, xp)
     size = int(np.prod(_shape(v)))
     if size == 1:
@@ -459,7 +458,7 @@ def pad(array, pad_width, mode="constant", **kwargs):
     pairs = _pad_pairs(pad_width, ndim)
     dtype = x.dtype
     if mode == "constant":
-        values = _value_pairs(kwargs.get("constant_values", 0), ndim)
+        values = _value_pairs(kwargs.get("constant_values", 0), ndim, xp)
         for axis, (before, after) in enumerate(pairs):
             parts = [x]
             if before:

@@ -7,7 +7,9 @@ Rules take everything that depends on the input from ``args`` and ``ans`` (Tenso
 an outer tape), never from a raw array kept aside, so every rule differentiates again.
 A factorization with several outputs (slogdet, eigh, svd, qr) is one primitive whose
 output packs them into one array; the results are slices of it (``getitem``), so the
-rule reads every factor from ``ans``.
+rule reads every factor from ``ans``. ``eigvalsh`` and the singular values alone are
+recorded with the same packed output, so their rules reuse the forward's vectors. NumPy
+exposes no LU factors: the rules of ``solve``, ``det`` and ``slogdet`` factor ``a`` again.
 
 Matrices NumPy reads only one triangle of (``cholesky``, ``eigh``, ``eigvalsh``) get the
 gradient of the function NumPy computes: it lies on that triangle (the strictly other
@@ -131,7 +133,7 @@ def solve(a, b):
     return apply(SOLVE, a, b)
 
 
-def solve_vjp_b(g, ans, a, b):
+def solve_vjp_b(g, ans, a, b):  # a.T is factored again: NumPy gives no LU to reuse (JAX does)
     if len(_shape(b)) == 1:  # NumPy 2: b is a vector only when it is 1-D
         return squeeze(solve(T(a), _col(g)), -1)
     return solve(T(a), g)
@@ -224,13 +226,24 @@ def multi_dot(arrays, *, out=None):
 
 
 # -- eigh, eigvalsh -------------------------------------------------------------------
-def _eigh(xp, a, UPLO="L"):
-    w, v = xp.linalg.eigh(a, UPLO=UPLO)
+def _pack_eigh(xp, w, v):
     return xp.concatenate([xp.expand_dims(w, -2), v], axis=-2)
 
 
-EIGH = Primitive("eigh", _eigh)  # packed (..., n + 1, n): eigenvalues, then eigenvectors
-EIGVALSH = Primitive("eigvalsh", lambda xp, a, UPLO="L": xp.linalg.eigvalsh(a, UPLO=UPLO))
+def _eigh(xp, a, UPLO="L"):
+    return _pack_eigh(xp, *xp.linalg.eigh(a, UPLO=UPLO))
+
+
+def _eigh_portable(xp, a, UPLO="L"):  # the array API's eigh has no UPLO: the triangle read, mirrored
+    i = xp.arange(a.shape[-1])
+    below = xp.reshape(i, (-1, 1)) >= xp.reshape(i, (1, -1))
+    keep = below if UPLO == "L" else xp.matrix_transpose(below)
+    return _pack_eigh(xp, *xp.linalg.eigh(xp.where(keep, a, xp.matrix_transpose(a))))
+
+
+# packed (..., n + 1, n): eigenvalues, then eigenvectors; eigvalsh too, so its rule reads V
+EIGH = Primitive("eigh", _eigh, portable=_eigh_portable)
+EIGVALSH = Primitive("eigvalsh", _eigh, portable=_eigh_portable)
 
 
 def _uplo(fn, UPLO):
@@ -251,7 +264,7 @@ def eigh(a, UPLO="L"):
 
 def eigvalsh(a, UPLO="L"):
     _square(a)
-    return apply(EIGVALSH, a, UPLO=_uplo("eigvalsh", UPLO))
+    return _eigh_parts(apply(EIGVALSH, a, UPLO=_uplo("eigvalsh", UPLO)))[0]
 
 
 def _gaps(w, x):
@@ -261,22 +274,31 @@ def _gaps(w, x):
     return 1 / (_row(w) - _col(w) + eye) - eye
 
 
+def _values_only(values, *vector_grads, zero_too=False):
+    """Whether a rule leaves the vectors' terms out: only where they would divide by 0
+    (repeated values, sorted as NumPy gives them; with ``zero_too``, a zero one) and the
+    vectors' upstream is all 0, as when only the values are used. Those then keep a finite
+    gradient, as in JAX (whose upstream is a symbolic zero there); everywhere else the
+    terms stay, exact to every order."""
+    v = raw(values)
+    xp = xp_of(v)
+    singular = bool(xp.any(v[..., 1:] == v[..., :-1])) or (zero_too and bool(xp.any(v == 0)))
+    return singular and not any(bool(xp.any(raw(g) != 0)) for g in vector_grads)
+
+
 def eigh_vjp(g, ans, a, UPLO="L"):
-    # V (diag(gw) + F * (V^T gV)) V^T; repeated eigenvalues: F is inf, the gradient
-    # inf/NaN (as JAX), even when only the eigenvalues are used (use eigvalsh then)
+    # V (diag(gw) + F * (V^T gV)) V^T; repeated eigenvalues: F is inf, the gradient inf/NaN
+    # (as JAX) unless only the eigenvalues are used
     gw, gv = _eigh_parts(g)
     w, v = _eigh_parts(ans)
-    inner = _diag(gw) + _gaps(w, v) * matmul(T(v), gv)
+    inner = _diag(gw)
+    if not _values_only(w, gv):
+        inner = inner + _gaps(w, v) * matmul(T(v), gv)
     return _triangle(matmul(matmul(v, inner), T(v)), UPLO == "U")
 
 
-def eigvalsh_vjp(g, ans, a, UPLO="L"):  # V diag(g) V^T; eigh is run again for V
-    _, v = eigh(a, UPLO)
-    return _triangle(matmul(v * _row(g), T(v)), UPLO == "U")
-
-
-defvjp(EIGH, eigh_vjp, labels=("V (diag(gw) + F * V^T gV) V^T",))  # repeated eigenvalues: inf/NaN, as JAX
-defvjp(EIGVALSH, eigvalsh_vjp, labels=("V diag(upstream) V^T",))
+defvjp(EIGH, eigh_vjp, labels=("V (diag(gw) + F * V^T gV) V^T",))
+defvjp(EIGVALSH, eigh_vjp, labels=("V diag(upstream) V^T, V from the forward's eigh",))
 
 
 # -- svd --------------------------------------------------------------------------------
@@ -287,7 +309,7 @@ def _svd(xp, a):
 
 
 SVD = Primitive("svd", _svd)  # packed (..., m k + k + k n): U, S, Vh flattened
-SVDVALS = Primitive("svdvals", lambda xp, a: xp.linalg.svd(a, compute_uv=False))
+SVDVALS = Primitive("svdvals", _svd)  # svd's packing too: the rule reads U and Vh from the output
 
 
 def _svd_parts(packed, m, n):
@@ -306,7 +328,7 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
         raise np.linalg.LinAlgError(f"{len(shape)}-dimensional array given. Array must be at least two-dimensional")
     m, n = shape[-2:]
     if not compute_uv:
-        return apply(SVDVALS, a)
+        return _svd_parts(apply(SVDVALS, a), m, n)[1]
     if full_matrices and m != n:
         raise NoGradientError(
             f"np.linalg.svd(full_matrices=True) of a {m}x{n} matrix: the extra singular vectors "
@@ -316,12 +338,14 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
 
 def svd_vjp(g, ans, a):
     # Townsend (2016). F_ij = 1 / (s_j^2 - s_i^2): repeated singular values give an
-    # inf/NaN gradient (as JAX), even when only S is used (use compute_uv=False then);
-    # a zero singular value of a non-square matrix gives inf (the S^-1 terms)
+    # inf/NaN gradient (as JAX), and so does a zero one of a non-square matrix (the S^-1
+    # terms), unless only S is used: U diag(gS) Vh then
     m, n = _shape(a)[-2:]
     k = min(m, n)
     gu, gs, gvh = _svd_parts(g, m, n)
     u, s, vh = _svd_parts(ans, m, n)
+    if _values_only(s, gu, gvh, zero_too=m != n):
+        return matmul(u * _row(gs), vh)
     f = _gaps(s * s, u)
     j = f * (matmul(T(u), gu) - matmul(T(gu), u))
     kk = f * (matmul(vh, T(gvh)) - matmul(gvh, T(vh)))
@@ -333,14 +357,15 @@ def svd_vjp(g, ans, a):
     return ga
 
 
-def svdvals_vjp(g, ans, a):  # U diag(g) Vh; the svd is run again for U and Vh
-    u, _, vh = svd(a, full_matrices=False)
-    return matmul(u * _row(g), vh)
+def svdvals(x, /):
+    """``np.linalg.svdvals``: ``svd(x, compute_uv=False)``, recorded through the full svd,
+    whose U and Vh the rule reuses."""
+    return svd(x, compute_uv=False)
 
 
 defvjp(SVD, svd_vjp,  # repeated singular values: inf/NaN, as JAX
        labels=("U (F*(U^T gU - gU^T U) S + diag(gS) + S F*(..)) Vh + ...",))
-defvjp(SVDVALS, svdvals_vjp, labels=("U diag(upstream) Vh",))
+defvjp(SVDVALS, svd_vjp, labels=("U diag(upstream) Vh, U and Vh from the forward's svd",))
 
 
 # -- qr -----------------------------------------------------------------------------------
@@ -385,7 +410,11 @@ defvjp(QR, qr_vjp, labels=("(gQ + Q copyltu(R gR^T - gQ^T Q)) R^-T",))
 
 
 # -- pinv -------------------------------------------------------------------------------
-PINV = Primitive("pinv", lambda xp, a, **cut: xp.linalg.pinv(a, **cut))
+def _pinv_portable(xp, a, **cut):  # the array API's has rtol only (None: its default, and NumPy's)
+    return xp.linalg.pinv(a, rtol=cut.get("rcond", cut.get("rtol", 1e-15)))
+
+
+PINV = Primitive("pinv", lambda xp, a, **cut: xp.linalg.pinv(a, **cut), portable=_pinv_portable)
 
 
 def pinv(a, rcond=None, hermitian=False, *, rtol=np._NoValue):
@@ -402,8 +431,8 @@ def pinv_vjp(g, ans, a, **cut):
     m, n = _shape(a)[-2:]
     p, pt, gt = ans, T(ans), T(g)
     ga = -matmul(matmul(pt, g), pt)
-    ga = ga + matmul(matmul(matmul(pt, p), gt), _eye(a, n) - matmul(p, a))
-    return ga + matmul(matmul(_eye(a, m) - matmul(a, p), gt), matmul(p, pt))
+    ga = ga + matmul(matmul(matmul(pt, p), gt), -matmul(p, a) + _eye(a, n))  # a Tensor first: array
+    return ga + matmul(matmul(-matmul(a, p) + _eye(a, m), gt), matmul(p, pt))  # API arrays refuse it
 
 
 defvjp(PINV, pinv_vjp, labels=("-P^T g P^T + P^T P g^T (I - P A) + (I - A P) g^T P P^T",))
@@ -434,7 +463,7 @@ def _matrix_norm(x, ord, row, col):
     if ord is None or ord in ("fro", "f"):
         return sqrt(ops.sum(x * x, axis=(row, col)))  # at x = 0: NaN (0 * inf), as JAX
     if ord in (2, -2, "nuc"):
-        s = apply(SVDVALS, moveaxis(x, (row, col), (-2, -1)))
+        s = svd(moveaxis(x, (row, col), (-2, -1)), compute_uv=False)
         if ord == "nuc":  # repeated singular values are fine; a zero one has no gradient
             return ops.sum(s, axis=-1)
         # ties in the largest (smallest) singular value share the gradient, as JAX's max
@@ -487,5 +516,6 @@ FUNCTIONS = {  # numpy function -> its differentiable form
     np.linalg.inv: inv, np.linalg.det: det, np.linalg.slogdet: slogdet, np.linalg.solve: solve,
     np.linalg.cholesky: cholesky, np.linalg.matrix_power: matrix_power,
     np.linalg.multi_dot: multi_dot, np.linalg.norm: norm, np.linalg.eigh: eigh,
-    np.linalg.eigvalsh: eigvalsh, np.linalg.svd: svd, np.linalg.qr: qr, np.linalg.pinv: pinv,
+    np.linalg.eigvalsh: eigvalsh, np.linalg.svd: svd, np.linalg.svdvals: svdvals, np.linalg.qr: qr,
+    np.linalg.pinv: pinv,
 }

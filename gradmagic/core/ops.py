@@ -211,6 +211,7 @@ VAR = Primitive("var", lambda xp, x, axis=None, ddof=0, keepdims=False:
 STD = Primitive("std", lambda xp, x, axis=None, ddof=0, keepdims=False:
                 xp.std(x, axis=axis, ddof=ddof, keepdims=keepdims))
 CUMSUM = Primitive("cumsum", lambda xp, x, axis=None: xp.cumsum(x, axis=axis))
+CUMPROD = Primitive("cumprod", lambda xp, x, axis=None: xp.cumprod(x, axis=axis))
 
 
 def unsupported(fn, **given):
@@ -257,9 +258,17 @@ def std(x, axis=None, dtype=None, out=None, ddof=0, keepdims=False, where=None, 
     return apply(STD, x, axis=_axis(axis), ddof=ddof, keepdims=bool(keepdims))
 
 
-def cumsum(x, axis=None, dtype=None, out=None):
-    unsupported("np.cumsum", dtype=dtype, out=out)
-    return apply(CUMSUM, x, axis=_axis(axis))
+def _scan(prim, fn_name):
+    def scan(x, axis=None, dtype=None, out=None):
+        unsupported(f"np.{fn_name}", out=out)  # dtype=: the values cast first, as NumPy does
+        return apply(prim, x if dtype is None else astype(x, dtype), axis=_axis(axis))
+    scan.__name__ = scan.__qualname__ = fn_name
+    scan.__doc__ = f"``np.{fn_name}(x, axis=None, dtype=None)``, recorded; no axis: of the flattened values."
+    return scan
+
+
+cumsum = _scan(CUMSUM, "cumsum")
+cumprod = _scan(CUMPROD, "cumprod")
 
 
 # -- shape --------------------------------------------------------------------------
@@ -536,7 +545,7 @@ def _wrap_nondiff(r):
 
 FUNCTIONS = {
     np.sum: sum, np.mean: mean, np.prod: prod, np.max: max, np.min: min, np.amax: max,
-    np.amin: min, np.var: var, np.std: std, np.cumsum: cumsum,
+    np.amin: min, np.var: var, np.std: std, np.cumsum: cumsum, np.cumprod: cumprod,
     np.reshape: reshape, np.transpose: transpose, np.swapaxes: swapaxes, np.moveaxis: moveaxis,
     np.squeeze: squeeze, np.expand_dims: expand_dims, np.broadcast_to: broadcast_to,
     np.ravel: ravel, np.flip: flip, np.concatenate: concatenate, np.stack: stack, np.split: split,

@@ -1,6 +1,6 @@
 """Sorting, order statistics and NaN-aware reductions of NumPy (``sort``, ``partition``,
 ``take_along_axis``, ``median``, ``percentile``, ``quantile``, ``ptp``, ``average``,
-``nansum``, ``nanmean``, ``nan_to_num``, ``select``, ``real``, ``imag``).
+``nansum``, ``nanmean``, ``nan_to_num``, ``select``, ``piecewise``, ``real``, ``imag``).
 
 Each is composed from the op catalogue's primitives: a sort is the permutation NumPy's
 ``argsort`` finds (no gradient of its own) applied by indexing, so the gradient of each
@@ -11,6 +11,7 @@ with no rule of their own. ``FUNCTIONS`` maps each NumPy function onto its form 
 
 import numpy as np
 
+from .._array_api import numpy_names
 from .._backend import kind, numpy_dtype, xp_of
 from ..errors import GradientValueError, NoGradientError
 from . import ops
@@ -50,9 +51,8 @@ def sort(a, axis=-1, kind=None, order=None, *, stable=None):
         raise NoGradientError("np.sort(order=...): structured arrays have no gradient in gradmagic")
     if axis is None:
         a, axis = ops.reshape(a, (-1,)), -1
-    xp = _xp(a)
     options = {} if stable is None else {"stable": stable}
-    return take_along_axis(a, xp.argsort(raw(a), axis=axis, kind=kind, **options), axis)
+    return take_along_axis(a, numpy_names(_xp(a)).argsort(raw(a), axis=axis, kind=kind, **options), axis)
 
 
 def partition(a, kth, axis=-1, kind="introselect", order=None):
@@ -61,7 +61,7 @@ def partition(a, kth, axis=-1, kind="introselect", order=None):
         raise NoGradientError("np.partition(order=...): structured arrays have no gradient in gradmagic")
     if axis is None:
         a, axis = ops.reshape(a, (-1,)), -1
-    return take_along_axis(a, _xp(a).argpartition(raw(a), kth, axis=axis, kind=kind), axis)
+    return take_along_axis(a, numpy_names(_xp(a)).argpartition(raw(a), kth, axis=axis, kind=kind), axis)
 
 
 def _to_last(a, axis, fn):
@@ -111,7 +111,7 @@ def _quantiles(a, q, axis, method, keepdims, fn):
     pos = q * (n - 1)
     lo = np.floor(pos).astype(np.intp)
     hi = np.minimum(lo + 1, n - 1)
-    frac = (pos - lo).astype(raw(merged).dtype if kind(raw(merged).dtype) == "f" else np.float64)
+    frac = (pos - lo).astype(numpy_dtype(raw(merged).dtype) if kind(raw(merged).dtype) == "f" else np.float64)
     xp = _xp(merged)
     below = ops.getitem(ordered, (Ellipsis, xp.asarray(lo.reshape(-1))))
     above = ops.getitem(ordered, (Ellipsis, xp.asarray(hi.reshape(-1))))
@@ -194,7 +194,7 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     if kind(values.dtype) == "c":
         raise NoGradientError("np.nan_to_num of complex values has no gradient in gradmagic")
     xp = _xp(x)
-    big = np.finfo(numpy_dtype(values.dtype)).max
+    big = float(np.finfo(numpy_dtype(values.dtype)).max)  # a number: it goes with every module
     out = ops.where(xp.isnan(values), nan, x)
     out = ops.where(xp.isinf(values) & (values > 0), big if posinf is None else posinf, out)
     return ops.where(xp.isinf(values) & (values < 0), -big if neginf is None else neginf, out)
@@ -209,6 +209,59 @@ def select(condlist, choicelist, default=0):
     for cond, choice in zip(reversed(condlist), reversed(choicelist)):
         out = ops.where(raw(cond), choice, out)
     return out
+
+
+def _conditions(x, condlist):
+    """NumPy's reading of ``condlist`` (a single condition becomes a list of one), each
+    condition a boolean array of ``x``'s shape and module."""
+    def is_array(c):
+        return isinstance(c, list) or np.ndim(raw(c)) > 0
+    condlist = raw(condlist)
+    if np.isscalar(condlist) or (np.ndim(raw(x)) != 0 and not is_array(condlist[0])):
+        condlist = [condlist]
+    shape, conds = np.shape(raw(x)), []
+    for c in map(raw, condlist):
+        c = numpy_names(_xp(x)).asarray(np.asarray(c, dtype=bool)) if not hasattr(c, "dtype") else (
+            c if kind(c.dtype) == "b" else c != 0)
+        if tuple(c.shape) != shape:
+            raise GradientValueError(f"np.piecewise(condlist=...): expected conditions of x's shape "
+                                     f"{shape}, got one of shape {tuple(c.shape)}")
+        conds.append(c)
+    return conds
+
+
+def piecewise(x, condlist, funclist, *args, **kw):
+    """``np.piecewise``: where ``condlist[k]`` holds, ``funclist[k]`` of those elements of
+    ``x`` (called on them alone, as NumPy does, so a piece never sees, nor sends a NaN
+    gradient to, the others), or that constant; a later condition wins; one function more
+    than conditions is the otherwise; 0 where none holds. Differentiable in ``x``, and in
+    constants that are Tensors, through masks, ``scatter_add`` and ``where``."""
+    x = x if isinstance(x, Tensor) or hasattr(x, "shape") else np.asarray(x)
+    conds, funcs = _conditions(x, condlist), list(funclist)
+    if len(funcs) == len(conds) + 1:
+        otherwise = ~conds[0]
+        for c in conds[1:]:
+            otherwise = otherwise & ~c
+        conds.append(otherwise)
+    elif len(funcs) != len(conds):
+        raise GradientValueError(f"np.piecewise(funclist=...): with {len(conds)} condition(s), "
+                                 f"expected {len(conds)} or {len(conds) + 1} functions, got {len(funcs)}")
+    y = ops.zeros_like(x)
+    for k, (cond, func) in enumerate(zip(conds, funcs)):
+        vals = ops.getitem(x, cond)
+        count = np.shape(raw(vals))[0]
+        if count == 0:  # NumPy calls no function on no elements
+            continue
+        piece = func(vals, *args, **kw) if callable(func) else func
+        if isinstance(piece, (str, bytes, type(None))) or np.shape(raw(piece)) not in ((), (1,), (count,)):
+            raise GradientValueError(
+                f"np.piecewise(funclist[{k}]=...): expected a number, or one per element selected "
+                f"({count}), got {piece!r:.60}")
+        piece = ops.zeros_like(vals) + piece  # x's module and shape
+        if raw(piece).dtype != raw(y).dtype:  # NumPy assigns into an array of x's dtype
+            piece = ops.astype(piece, raw(y).dtype)
+        y = ops.where(cond, ops.scatter_add(piece, np.shape(raw(x)), cond), y)
+    return y
 
 
 def real(val):
@@ -231,5 +284,5 @@ FUNCTIONS = {
     np.sort: sort, np.partition: partition, np.take_along_axis: take_along_axis,
     np.median: median, np.percentile: percentile, np.quantile: quantile, np.ptp: ptp,
     np.average: average, np.nansum: nansum, np.nanmean: nanmean, np.nan_to_num: nan_to_num,
-    np.select: select, np.real: real, np.imag: imag,
+    np.select: select, np.piecewise: piecewise, np.real: real, np.imag: imag,
 }

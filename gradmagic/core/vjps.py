@@ -14,12 +14,14 @@ import math
 
 import numpy as np
 
-from .._backend import kind
+from .._array_api import numpy_names
+from .._backend import kind, xp_of
 from . import ops
 from .ops import (cos, cosh, cumsum, exp, exp2, flip, floor, getitem, log, matmul, trunc,
                   reshape, scatter_add, sigmoid, sign, sin, sinh, sqrt, swapaxes, transpose,
                   where, zeros_like)
 from .primitive import defvjp, variadic
+from .tensor import raw
 
 LN2, LN10 = math.log(2.0), math.log(10.0)
 U = ops.UFUNCS  # np.exp -> the exp op: the table below names ops by their NumPy ufunc
@@ -176,6 +178,30 @@ def cumsum_vjp(g, ans, x, axis=None):
     return flip(cumsum(flip(g, axis), axis), axis)
 
 
+def _shift(t, d, fill):
+    """``t[..., k + d]`` at each k of the last axis, ``fill`` where that is off the end."""
+    v = raw(t)
+    edge = numpy_names(xp_of(v)).full(v.shape[:-1] + (abs(d),), fill, dtype=v.dtype)
+    if d > 0:
+        return ops.concatenate([getitem(t, (Ellipsis, slice(d, None))), edge], axis=-1)
+    return ops.concatenate([edge, getitem(t, (Ellipsis, slice(None, d)))], axis=-1)
+
+
+def cumprod_vjp(g, ans, x, axis=None):
+    # Exact where x has zeros (it never divides by x): d ans_i / d x_k is the product of
+    # x_j, j <= i, j != k, so gx_k = ans_(k-1) R_k with R_k = sum_(i >= k) g_i x_(k+1)...x_i,
+    # the reverse scan R_k = g_k + x_(k+1) R_(k+1): each doubling step composes the maps
+    # r -> r_k + a_k r over windows twice as long (log2(n) steps of ops, so it differentiates again)
+    if axis is None or not x.shape:  # flattened (NumPy reads a 0-d x as 1-d with any axis)
+        flat = [reshape(t, (-1,)) for t in (g, ans, x)]
+        return reshape(cumprod_vjp(*flat, axis=0), x.shape)
+    g, ans, x = (ops.moveaxis(t, axis, -1) for t in (g, ans, x))
+    r, a, d = g, _shift(x, 1, 0), 1
+    while d < x.shape[-1]:
+        r, a, d = r + a * _shift(r, d, 0), a * _shift(a, d, 1), 2 * d
+    return ops.moveaxis(_shift(ans, -1, 1) * r, -1, axis)
+
+
 def logsumexp_vjp(g, ans, x, axis=None, keepdims=False):
     return unreduce(g, x, axis, keepdims) * exp(x - unreduce(ans, x, axis, keepdims))
 
@@ -190,6 +216,7 @@ defvjp(ops.MIN, extremum_vjp, labels=("[x == min] / ties",))
 defvjp(ops.VAR, var_vjp, labels=("2 (x - mean) / (n - ddof)",))
 defvjp(ops.STD, std_vjp, labels=("(x - mean) / ((n - ddof) std)",))
 defvjp(ops.CUMSUM, cumsum_vjp, labels=("reverse cumsum",))
+defvjp(ops.CUMPROD, cumprod_vjp, labels=("exclusive cumprod * reverse scan",))
 defvjp(ops.LOGSUMEXP, logsumexp_vjp, labels=("softmax(x)",))
 
 

@@ -1,0 +1,55 @@
+"""``np.sinc`` on Tensors: ``sin(pi x) / (pi x)``, 1 at 0, with every derivative right
+there too.
+
+``sin(y) / y`` differentiated as written has ``0 / 0`` at 0, and a ``where`` that picks
+1 there gives the right value and first derivative but a second derivative of 0 (it is
+``-pi^2 / 3``). So the op carries the order of the derivative it computes: ``SINC`` with
+``k`` is the ``k``-th derivative of ``np.sinc``, and its rule is ``SINC`` with ``k + 1``,
+to any order. Each is computed where it is accurate: by the Maclaurin series for
+``|pi x| < 1`` (exact at 0), and elsewhere by the recurrence that differentiating
+``y s(y) = sin(y)`` ``k`` times gives, ``s^(k) = (sin(y + k pi / 2) - k s^(k-1)) / y``,
+whose errors grow by at most ``k / |y| <= k`` a step. ``FUNCTIONS`` maps NumPy's function
+onto its form here.
+"""
+
+import math
+
+import numpy as np
+
+from .primitive import Primitive, apply, defvjp
+
+_TERMS = 12  # of the series: the last is below 1 / 22! for |y| < 1
+
+
+def _series(k):
+    """``(coefficient, power)`` of the terms of ``s^(k)(y) = sum_m (-1)^m y^(2m-k)
+    (2m)! / ((2m-k)! (2m+1)!)``, ``s(y) = sin(y) / y``."""
+    first = (k + 1) // 2
+    return [((-1) ** m * math.factorial(2 * m) / (math.factorial(2 * m - k) * math.factorial(2 * m + 1)),
+             2 * m - k) for m in range(first, first + _TERMS)]
+
+
+def _sinc(xp, x, k=0):
+    """The ``k``-th derivative of ``np.sinc`` at ``x``: ``pi^k s^(k)(pi x)``."""
+    y = math.pi * x
+    near = (xp.abs(y) < 1) if k else (y == 0)  # the value itself: NumPy's sin(y) / y but at 0
+    far = xp.where(near, 1.0, y)
+    d = xp.sin(far) / far
+    for j in range(1, k + 1):
+        d = (xp.sin(far + j * math.pi / 2) - j * d) / far
+    close = xp.where(near, y, 0.0)
+    series = sum(c * close ** p for c, p in _series(k))
+    return xp.where(near, series, d) * math.pi ** k
+
+
+SINC = Primitive("sinc", _sinc, elementwise=True)
+defvjp(SINC, lambda g, ans, x, k=0: g * apply(SINC, x, k=k + 1), labels=("sinc'(x)",))
+
+
+def sinc(x):
+    """``np.sinc(x)``: ``sin(pi x) / (pi x)``, 1 at 0; finite derivatives of every order,
+    exact at 0 (``sinc'(0) = 0``, ``sinc''(0) = -pi^2 / 3``)."""
+    return apply(SINC, x)
+
+
+FUNCTIONS = {np.sinc: sinc}

@@ -1,0 +1,121 @@
+"""``np.sinc`` on Tensors (gradmagic/core/special.py): NumPy's values; first and second
+derivatives against central finite differences and against the closed forms, at 0 exactly,
+near it, across the switch from the series to the recurrence, and far from it."""
+
+import math
+
+import numpy as np
+import pytest
+
+import gradmagic as gm
+from gradmagic.core import dispatch, special
+
+from _cases import OTHER_MODULES, assert_op, assert_same_on_module, rng_for, uniform
+
+PI2 = math.pi ** 2
+
+
+def derivatives(x, n, dtype=np.float64):
+    """``[sinc(x), sinc'(x), ..., sinc^(n)(x)]`` by ``n`` nested tapes."""
+    t = gm.constant(np.asarray(x, dtype=dtype))
+    tapes = [gm.GradientTape() for _ in range(n)]
+    for tape in tapes:
+        tape.__enter__()
+        tape.watch(t)
+    y, out = np.sinc(t), []
+    out.append(y)
+    for tape in reversed(tapes):
+        tape.__exit__(None, None, None)
+        y = tape.gradient(y, t)
+        out.append(y)
+    return [v.numpy() for v in out]
+
+
+def closed_forms(x):
+    """sinc, sinc' and sinc'' away from 0, from sin and cos (accurate for |pi x| >= 1)."""
+    y = math.pi * x
+    s = np.sin(y) / y
+    d1 = (np.cos(y) - s) / y
+    d2 = (-np.sin(y) - 2 * d1) / y
+    return s, math.pi * d1, PI2 * d2
+
+
+def test_every_function_is_dispatched_here_and_has_the_cases_below():
+    assert list(special.FUNCTIONS) == [np.sinc]
+    assert all(dispatch.FUNCTIONS[f] is impl for f, impl in special.FUNCTIONS.items())
+
+
+GRID = np.array([0.0, 1e-300, -1e-20, 1e-8, -1e-3, 0.2, -1 / math.pi, 0.5, 1.0, -1.7, 3.3, 12.0, -1e6])
+
+
+def test_value_is_numpys():
+    got = np.sinc(gm.constant(GRID))
+    assert isinstance(got, gm.Tensor)
+    np.testing.assert_allclose(got.numpy(), np.sinc(GRID), rtol=1e-15, atol=1e-300)
+
+
+@pytest.mark.parametrize("order", [1, 2])
+@pytest.mark.parametrize("shape", [(3, 4), (2, 1, 3)], ids=["(3,4)", "(2,1,3)"])
+@pytest.mark.parametrize("lo, hi", [(-0.4, 0.4), (-4.0, 4.0)], ids=["near-0", "wide"])
+def test_matches_finite_differences(lo, hi, shape, order):
+    x = uniform(lo, hi)(rng_for("sinc", lo, shape), shape)
+    assert_op(np.sinc, x, key=("sinc", lo, shape), order=order)
+
+
+def test_at_zero_the_derivatives_are_the_maclaurin_coefficients():
+    # sinc(x) = 1 - (pi x)^2 / 6 + (pi x)^4 / 120 - ...: derivatives 1, 0, -pi^2/3, 0, pi^4/5
+    got = derivatives(0.0, 4)
+    np.testing.assert_allclose(got, [1.0, 0.0, -PI2 / 3, 0.0, PI2 ** 2 / 5], rtol=1e-15, atol=0)
+
+
+@pytest.mark.parametrize("x", [1e-300, -1e-20, 1e-8, -1e-5])
+def test_near_zero_the_derivatives_follow_the_series(x):
+    # where sin(y)/y differentiated as written cancels to noise: sinc'(x) = -pi^2 x / 3 + ...
+    value, first, second = derivatives(x, 2)
+    assert value == 1.0 or abs(value - 1.0) < 1e-9
+    np.testing.assert_allclose(first, -PI2 * x / 3 * (1 - PI2 * x * x / 10), rtol=1e-12)
+    np.testing.assert_allclose(second, -PI2 / 3 + PI2 ** 2 * x * x / 10, rtol=1e-12)
+
+
+@pytest.mark.parametrize("x", [1 / math.pi, -1 / math.pi, 1.0, -1.7, 3.3, 12.0, -1e6])
+def test_away_from_zero_the_derivatives_are_the_closed_forms(x):
+    np.testing.assert_allclose(derivatives(x, 2), closed_forms(x), rtol=1e-12, atol=1e-15)
+
+
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_the_series_and_the_recurrence_meet_at_the_switch(k):
+    # |pi x| = 1 is where the k-th derivative changes method: both sides agree
+    below, above = (1 - 1e-14) / math.pi, (1 + 1e-14) / math.pi
+    assert abs(math.pi * below) < 1 <= abs(math.pi * above)
+    np.testing.assert_allclose(derivatives(below, k)[k], derivatives(above, k)[k], rtol=1e-12)
+
+
+def test_every_derivative_is_finite_everywhere():
+    x = np.concatenate([GRID, np.linspace(-5, 5, 1001)])
+    for d in derivatives(x, 3):
+        assert np.all(np.isfinite(d))
+
+
+def test_float32_stays_float32_and_agrees_with_float64():
+    x = np.array([0.0, 1e-4, 0.3, -2.5], dtype=np.float32)
+    got = derivatives(x, 2, np.float32)
+    want = derivatives(x.astype(np.float64), 2)
+    for g, w in zip(got, want):
+        assert g.dtype == np.float32
+        np.testing.assert_allclose(g, w, rtol=2e-6, atol=2e-6)
+
+
+@pytest.mark.parametrize("module", OTHER_MODULES)
+def test_runs_on_another_array_module_to_second_order(module):
+    assert_same_on_module(module, np.sinc, [np.concatenate([GRID, uniform(-3, 3)(rng_for("sinc-module"), 8)])],
+                          ("sinc",))
+
+
+def test_the_trace_shows_one_sinc_row():
+    x = gm.constant(np.array([0.0, 0.5]))
+    with gm.trace() as tr:
+        with gm.GradientTape() as tape:
+            tape.watch(x)
+            y = np.sum(np.sinc(x))
+        tape.gradient(y, x)
+    assert [r.node for r in tr.forward] == ["sinc", "sum"]
