@@ -111,13 +111,14 @@ class GradtraceMagics(Magics):
             return self._trace_statement(statement, tr, args, local_ns)
         self._trace_cell(cell, tr, args)
 
-    def _show(self, tr, args, *namespaces):
-        """Name the trace's values after the user's variables, store it, display it."""
+    def _show(self, tr, args, *namespaces, failed=False):
+        """Name the trace's values after the user's variables, store it, display it (not
+        when the code ``failed`` before anything was recorded: the traceback says it all)."""
         for namespace in namespaces:
             tr.name_values(namespace)
         if args.output:
             self.shell.user_ns[args.output] = tr
-        if args.quiet:
+        if args.quiet or (failed and not tr.rows()):
             return
         display(tr)
         if args.plot:
@@ -135,7 +136,7 @@ class GradtraceMagics(Magics):
             result = shell.run_cell(cell)
         ran = result.error_before_exec is None  # False: a syntax error, nothing ran
         if ran:
-            self._show(tr, args, shell.user_ns)
+            self._show(tr, args, shell.user_ns, failed=result.error_in_exec is not None)
         elif args.output:
             shell.user_ns[args.output] = tr
         inner.show_traceback(ran)
@@ -160,11 +161,14 @@ class GradtraceMagics(Magics):
         else:
             code = shell.compile(tree, filename, "exec")
         with _on_backend(args.backend):  # one that is not usable raises here: nothing runs or shows
+            failed = True
             try:
                 with tr:
-                    return eval(code, shell.user_ns, namespace)  # None for a statement
+                    value = eval(code, shell.user_ns, namespace)  # None for a statement
+                failed = False
+                return value
             finally:
-                self._show(tr, args, namespace, shell.user_ns)
+                self._show(tr, args, namespace, shell.user_ns, failed=failed)
 
     # -- the line form ----------------------------------------------------------------
     def _split_line(self, line):
