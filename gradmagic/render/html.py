@@ -24,10 +24,10 @@ from ._format import bad_count, by_level, fold_text, folded_after, gradient_line
 # table declaration overrides one of JupyterLab's rules for rendered HTML (cells
 # right-aligned and padded, tables centred with a fixed layout, rows striped).
 TABLE = ("border-collapse:collapse;border-spacing:0;border:none;table-layout:auto;"
-         "margin:0 0 1em 0;font-size:12px;width:auto;background:transparent")
+         "margin:0 0 1em 0;font-size:12px;width:auto;background:transparent;overflow-wrap:break-word")
 CAPTION = "caption-side:top;white-space:nowrap;text-align:left;font-weight:600;padding:0 0 0.25em"
-CELL = ("text-align:left;vertical-align:top;padding:0.2em 0.6em;border:none;white-space:normal;"
-        "max-width:26em;overflow-wrap:break-word;line-height:1.4")
+CELL = "text-align:left;vertical-align:top;padding:0.2em 0.6em;max-width:26em"  # on every cell
+MONO = "font-family:ui-monospace,Menlo,Consolas,monospace"  # on the rows of values (inherited)
 HEAD_CELL = "font-weight:600;border-bottom:1px solid rgba(127,127,127,0.55);white-space:nowrap"
 ROW = "background:transparent"
 RULE = "border-top:1px solid rgba(127,127,127,0.2)"  # between rows: a row's border (collapsed model)
@@ -44,12 +44,10 @@ STYLE = {  # class -> its declarations; an element's classes apply in order, a l
     "gm-k-function": "font-weight:600",
     "gm-k-sum": "font-style:italic",
     "gm-k-broadcast": "font-style:italic",
-    "gm-v": "font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace",
     "gm-up": "border-left:2px solid rgba(127,127,127,0.25)",
     "gm-local": "position:relative;padding-left:1.5em",  # room for the × before the value
     "gm-down": "position:relative;padding-left:1.5em",
-    "gm-op": ("position:absolute;left:0.35em;top:0.2em;width:0.9em;text-align:center;"
-              "opacity:0.55;font-weight:600"),
+    "gm-op": "position:absolute;left:0.4em;opacity:0.55",
     "gm-total": "font-weight:600",  # what a row sends on, and the gradients
     "bad": "background:rgba(230,40,40,0.18)",
     "gm-dim": "opacity:0.6",
@@ -77,16 +75,26 @@ def _prose(text):
     return re.sub(r"`([^`\n]+)`", r"<code>\1</code>", _e(text))
 
 
+def _style(*declarations):
+    """``declarations`` (strings of ``property:value;...``) as one style, a later value of a
+    property in place of an earlier one."""
+    merged = {}
+    for text in declarations:
+        for d in filter(None, text.split(";")):
+            prop, _, value = d.partition(":")
+            merged[prop] = value
+    return ";".join(f"{p}:{v}" for p, v in merged.items())
+
+
 def _attrs(classes, *base):
     """`` class="..." style="..."``: the declarations ``base``, then each class's."""
-    style = ";".join(s for s in base + tuple(STYLE.get(c, "") for c in classes.split()) if s)
+    style = _style(*base, *(STYLE.get(c, "") for c in classes.split()))
     return (f' class="{classes}"' if classes else "") + (f' style="{style}"' if style else "")
 
 
 def _tr(classes, *base):
     """A row's start tag: its classes name it; only ``base`` styles it."""
-    style = ";".join(s for s in base if s)
-    return f'<tr class="{classes}" style="{style}">'
+    return f'<tr class="{classes}" style="{_style(*base)}">'
 
 
 def _span(classes, content):
@@ -185,7 +193,7 @@ def _table(caption, header, rows, all_rows, folded, make, kind):
              "<thead>" + _tr("gm-head-row", ROW) + "".join(header) + "</tr></thead>", "<tbody>"]
     for n, (k, row) in enumerate(rows):
         cls = "".join(c for c in str(row.kind) if c.isalnum())
-        lines.append(_tr(f"gm-row gm-k-{cls}", ROW, RULE if n else "") + make(row) + "</tr>")
+        lines.append(_tr(f"gm-row gm-k-{cls}", ROW, MONO, RULE if n else "") + make(row) + "</tr>")
         lines += _notes(row, width)
         n_folded = folded_after(all_rows, k) if folded else 0
         if n_folded:
@@ -275,7 +283,7 @@ def _gradients(trace, grads, p):
     for k, r in enumerate(grads):
         target, source, shown = gradient_line(trace, r, p)
         value = _span("gm-dim", "None (not connected)") if shown is None else _value(shown)
-        out.append(_tr("gm-row gm-k-result", ROW, RULE if k else "")
+        out.append(_tr("gm-row gm-k-result", ROW, MONO, RULE if k else "")
                    + _td("gm-expr", f"d({_e(target)})/d({_e(source)})", GRADIENT_CELL)
                    + _td("gm-eq", "=", GRADIENT_CELL)
                    + _cell(value, r.downstream[0], "gm-total gm-result", None, GRADIENT_CELL)
