@@ -32,6 +32,16 @@ def _trace_options(func):
     return func
 
 
+class _PlainHelp(magic_arguments.MagicHelpFormatter):
+    """IPython's help layout in plain text: ``%%gradtrace?`` prints the page as it is, so
+    the usage line is not an reStructuredText block and values are not put in ``<>``."""
+
+    _format_action_invocation = argparse.HelpFormatter._format_action_invocation
+
+    def add_usage(self, usage, actions, groups, prefix="usage: %"):
+        super().add_usage(usage, actions, groups, prefix)
+
+
 def _identifier(text):
     if not text.isidentifier():
         raise argparse.ArgumentTypeError(f"expected a Python name to store the Trace in, got {text!r}")
@@ -42,6 +52,7 @@ def _identifier(text):
 class GradtraceMagics(Magics):
 
     @magic_arguments.magic_arguments()
+    @magic_arguments.kwds(formatter_class=_PlainHelp)
     @_trace_options
     @magic_arguments.argument("--plot", action="store_true",
                               help="also show a picture of the chain, as a separate image/png output")
@@ -57,47 +68,48 @@ class GradtraceMagics(Magics):
     def gradtrace(self, line, cell=None, local_ns=None):
         """Trace the chain rule: every forward value and backward step of the code.
 
-        ::
+        As a cell and as a line:
 
-          %%gradtrace [options]
-          code of the cell
+            %%gradtrace [options]
+            code of the cell
 
-          %gradtrace [options] statement
+            %gradtrace [options] statement
 
         The cell runs in your namespace exactly as a normal cell would: what it defines
         stays defined, what it prints and displays is shown, and the value of its last
-        expression is still shown (``Out``). The line form runs one statement where it
+        expression is still shown (Out). The line form runs one statement where it
         stands (in a function, with the function's variables) and returns the value of
-        an expression. Either runs inside ``gm.trace(...)``; after it, the trace is
+        an expression. Either runs inside gm.trace(...); after it, the trace is
         displayed once, its values named after your variables: a table in a terminal, a
-        table in HTML in a notebook. With ``--plot`` a picture of the chain follows as a
+        table in HTML in a notebook. With --plot a picture of the chain follows as a
         separate image. If the code raises, the trace recorded up to that point is
-        shown, then the traceback, and the cell fails as it would without the magic. No
-        tape or trace stays active afterwards, and a ``--backend`` choice is undone.
+        shown (nothing, if nothing was recorded yet), then the traceback, and the cell
+        fails as it would without the magic. No tape or trace stays active afterwards,
+        and a --backend choice is undone.
 
-        The same trace without IPython::
+        The same trace without IPython:
 
-          with gm.trace(ops=False, check=False, max_rows=50, precision=4) as tr:
-              ...            # the code
-          tr                 # or print(tr), tr.plot(), tr.to_rows()
+            with gm.trace(ops=False, check=False, max_rows=50, precision=4) as tr:
+                ...            # the code
+            tr                 # or print(tr), tr.plot(), tr.to_rows()
 
-        Example::
+        Example:
 
-          %load_ext gradmagic
-          import gradmagic as gm
+            %load_ext gradmagic
+            import gradmagic as gm
 
-          %%gradtrace -o tr
-          x = gm.constant(2.0)
-          with gm.GradientTape() as tape:
-              tape.watch(x)
-              y = x ** 8
-          tape.gradient(y, x)
+            %%gradtrace -o tr
+            x = gm.constant(2.0)
+            with gm.GradientTape() as tape:
+                tape.watch(x)
+                y = x ** 8
+            tape.gradient(y, x)
 
-        ``$name`` and ``{expression}`` in the options expand from your namespace, as in any
-        magic (``%%gradtrace --backend $where``); the code itself is never expanded.
+        $name and {expression} in the options expand from your namespace, as in any
+        magic (%%gradtrace --backend $where); the code itself is never expanded.
 
-        A bad option is a usage error; ``--backend cupy`` where no GPU is usable raises
-        ``gradmagic.errors.BackendError`` saying why, before the code runs.
+        A bad option is a usage error; --backend cupy where no GPU is usable raises
+        gradmagic.errors.BackendError saying why, before the code runs.
         """
         __tracebackhide__ = True  # noqa: F841  (IPython's tracebacks skip this frame)
         if cell is None:

@@ -401,6 +401,9 @@ def test_help_page_is_the_docstring_with_every_option(shell, query):
     for option in ("--ops", "--check", "--plot", "--backend", "--max-rows", "--precision", "-o NAME",
                    "--quiet", "%gradtrace [options] statement"):
         assert option in shown.stdout, option
+    # plain text, not reStructuredText: IPython prints the docstring as it is
+    assert "``" not in shown.stdout
+    assert not [line for line in shown.stdout.splitlines() if line.rstrip().endswith("::")]
 
 
 @pytest.mark.parametrize("options, message", [
