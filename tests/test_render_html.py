@@ -4,6 +4,7 @@ highlighting; notes, folding, size, and a look carried by inline styles alone (h
 fares in a sanitizer is in test_untrusted.py)."""
 
 import re
+from html import escape
 from types import SimpleNamespace
 
 import numpy as np
@@ -299,3 +300,30 @@ def test_why_a_gradient_is_none_is_shown_under_its_row_in_html():
     note = grads.index("none-gradient")
     assert row < note and "z was never watched" in grads and "tape.watch(z)" in grads
     assert "gm-wide" in grads[:grads.index(">")]  # room for the explanation
+
+
+def test_markdown_code_in_notes_becomes_code_and_stays_escaped():
+    tr = seed_trace()
+    row = tr.backward[0]
+    set_note(row, "write `x = <b>&</b>` or `y`; a lone ` stays")
+    row.pitfalls.append(SimpleNamespace(kind="k", message="see `<script>alert(1)</script>`"))
+    html = render_html(tr)
+    assert "<code>x = &lt;b&gt;&amp;&lt;/b&gt;</code> or <code>y</code>; a lone ` stays" in html
+    assert "<code>&lt;script&gt;alert(1)&lt;/script&gt;</code>" in html and "<script" not in html
+
+
+def test_a_pitfalls_code_shows_as_code():
+    @gm.custom_gradient
+    def double(x):
+        return 2 * x, lambda upstream: 2.0 + 0 * x  # forgets upstream
+
+    x = gm.constant(np.array([1.0, 2.0]))
+    with gm.trace(check=True) as tr:
+        with gm.GradientTape() as tape:
+            tape.watch(x)
+            y = np.sum(double(x) ** 2)
+        tape.gradient(y, x)
+    message = next(f.message for f in tr.pitfalls if "`" in f.message)
+    code = message.split("`")[1]  # "return upstream * 2 * x"
+    page = render_html(tr)
+    assert f"<code>{escape(code)}</code>" in page and "`" not in page
