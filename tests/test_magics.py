@@ -383,7 +383,7 @@ def test_backend_cupy_on_this_machine_without_a_gpu_raises_and_keeps_numpy(shell
 
 
 @pytest.mark.cupy
-@pytest.mark.skipif(_backend.cupy_status()[0] is None, reason="no usable GPU")
+@pytest.mark.skipif(_backend.cupy_status()[0] is None, reason=_backend.cupy_status()[1])
 def test_backend_cupy_puts_the_cells_arrays_on_the_gpu(shell):
     import cupy
 
