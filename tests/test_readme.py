@@ -48,3 +48,16 @@ def test_the_notebook_section_says_how_to_open_the_tutorials():
     commands = re.findall(r"```bash\n(.*?)```", notebook_section(), re.S)
     lines = [line.split("#")[0].strip() for block in commands for line in block.splitlines()]
     assert "pip install jupyterlab" in lines and "jupyter lab notebooks/" in lines
+
+
+def test_the_readme_states_the_python_requirement_of_pyproject():
+    import tomllib
+
+    pyproject = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())
+    version = pyproject["project"]["requires-python"].removeprefix(">=")
+    assert f"Python {version} or later" in README.split("## What it shows")[0]
+
+
+def test_the_speed_section_speaks_without_the_benchmarks_shorthand():
+    speed = README[README.index("## Speed"):]
+    assert not re.search(r"\bW[1-6]\b|\bfloor\b|the least a tape does", speed)
