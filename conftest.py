@@ -1,3 +1,5 @@
+from collections import Counter
+
 import numpy as np
 import pytest
 
@@ -7,3 +9,15 @@ import gradmagic as gm
 @pytest.fixture(autouse=True)
 def _doctest_names(doctest_namespace):
     doctest_namespace.update(gm=gm, np=np)
+
+
+def pytest_terminal_summary(terminalreporter):
+    """One line above the counts that says why the CuPy tests were skipped (``-rs`` lists
+    each skipped test)."""
+    reasons = Counter(str(r.longrepr[2]).removeprefix("Skipped: ")
+                      for r in terminalreporter.stats.get("skipped", [])
+                      if "cupy" in r.keywords and isinstance(r.longrepr, tuple))
+    if reasons:
+        n = sum(reasons.values())
+        terminalreporter.write_line(f"{n} CuPy test{'s' * (n != 1)} skipped: "
+                                    + "; ".join(reason for reason, _ in reasons.most_common()))

@@ -1,6 +1,6 @@
 """gradmagic in a terminal.
 
-    python -m gradmagic demo [--html FILE]          the seed examples, traced
+    python -m gradmagic demo [--html FILE]          two worked examples, traced
     python -m gradmagic trace SCRIPT.py [--ops] [--check] [--max-rows N] [--precision P] [--html FILE]
                                         [script arguments] [-- arguments also for the script]
     python -m gradmagic install-kernel [--user | --sys-prefix | --prefix P] [--name N]
@@ -133,7 +133,10 @@ def main(argv=None, out=None):
     parser = argparse.ArgumentParser(prog="python -m gradmagic",
                                      description="See the chain rule: traces of gradients.")
     sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("demo", help="trace the seed examples and print their chain rule")
+    p = sub.add_parser("demo", help="print two worked examples, traced",
+                       description="Print two worked examples with their traces: the chain rule "
+                       "through y = foo(foo(foo(x))) with a custom gradient, and a NaN born in the "
+                       "backward pass of log(1 + exp(x)) at x = 100 in float32.")
     p.add_argument("--html", metavar="FILE", help="also write an HTML page with tables and pictures")
     p = sub.add_parser("trace", help="run a Python script under a trace and print it",
                        description="Run SCRIPT under a trace and print it. gradmagic's options "

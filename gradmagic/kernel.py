@@ -2,11 +2,13 @@
 
 The kernel spec that ``python -m gradmagic install-kernel`` writes starts this module. It
 is ipykernel's own kernel (``IPKernelApp``, every option of ``ipykernel_launcher``
-works) with one difference: the extension is loaded loudly. ``ipykernel_launcher
+works) with two differences. The extension is loaded loudly: ``ipykernel_launcher
 --ext gradmagic`` logs a failing extension to the server's terminal and starts without
 it, so a notebook only says that ``%%gradtrace`` is not found. Here the failure is shown
 in the first cell that runs, and ``%%gradtrace`` / ``%gradtrace`` raise an ImportError
-that carries it, until the environment is fixed and the kernel restarted.
+that carries it, until the environment is fixed and the kernel restarted. And a
+notebook's own ``%load_ext gradmagic`` (the tutorials start with it, to run on any
+kernel) says nothing, instead of "The gradmagic extension is already loaded".
 """
 
 import sys
@@ -45,13 +47,28 @@ def load_extension(shell):
     return message
 
 
+def quiet_load_ext(shell):
+    """Make ``%load_ext gradmagic`` silent on ``shell`` while gradmagic is loaded; any
+    other extension, and gradmagic after ``%unload_ext``, go to IPython's ``%load_ext``."""
+    ipython_load_ext = shell.find_line_magic("load_ext")
+
+    def load_ext(module_str):
+        if module_str.strip() == EXTENSION and EXTENSION in shell.extension_manager.loaded:
+            return None  # loaded by this kernel: nothing to do, nothing to say
+        return ipython_load_ext(module_str)
+
+    load_ext.__doc__ = ipython_load_ext.__doc__
+    shell.register_magic_function(load_ext, "line", "load_ext")
+
+
 class GradmagicKernelApp(IPKernelApp):
     """ipykernel's application, with ``%load_ext gradmagic`` done after the configured
     extensions and before startup files and ``exec_lines``."""
 
     def init_extensions(self):
         super().init_extensions()
-        load_extension(self.shell)
+        if load_extension(self.shell) is None:
+            quiet_load_ext(self.shell)
 
 
 def main(argv=None):

@@ -32,6 +32,16 @@ def _trace_options(func):
     return func
 
 
+class _PlainHelp(magic_arguments.MagicHelpFormatter):
+    """IPython's help layout in plain text: ``%%gradtrace?`` prints the page as it is, so
+    the usage line is not an reStructuredText block and values are not put in ``<>``."""
+
+    _format_action_invocation = argparse.HelpFormatter._format_action_invocation
+
+    def add_usage(self, usage, actions, groups, prefix="usage: %"):
+        super().add_usage(usage, actions, groups, prefix)
+
+
 def _identifier(text):
     if not text.isidentifier():
         raise argparse.ArgumentTypeError(f"expected a Python name to store the Trace in, got {text!r}")
@@ -42,6 +52,7 @@ def _identifier(text):
 class GradtraceMagics(Magics):
 
     @magic_arguments.magic_arguments()
+    @magic_arguments.kwds(formatter_class=_PlainHelp)
     @_trace_options
     @magic_arguments.argument("--plot", action="store_true",
                               help="also show a picture of the chain, as a separate image/png output")
@@ -57,47 +68,48 @@ class GradtraceMagics(Magics):
     def gradtrace(self, line, cell=None, local_ns=None):
         """Trace the chain rule: every forward value and backward step of the code.
 
-        ::
+        As a cell and as a line:
 
-          %%gradtrace [options]
-          code of the cell
+            %%gradtrace [options]
+            code of the cell
 
-          %gradtrace [options] statement
+            %gradtrace [options] statement
 
         The cell runs in your namespace exactly as a normal cell would: what it defines
         stays defined, what it prints and displays is shown, and the value of its last
-        expression is still shown (``Out``). The line form runs one statement where it
+        expression is still shown (Out). The line form runs one statement where it
         stands (in a function, with the function's variables) and returns the value of
-        an expression. Either runs inside ``gm.trace(...)``; after it, the trace is
+        an expression. Either runs inside gm.trace(...); after it, the trace is
         displayed once, its values named after your variables: a table in a terminal, a
-        table in HTML in a notebook. With ``--plot`` a picture of the chain follows as a
+        table in HTML in a notebook. With --plot a picture of the chain follows as a
         separate image. If the code raises, the trace recorded up to that point is
-        shown, then the traceback, and the cell fails as it would without the magic. No
-        tape or trace stays active afterwards, and a ``--backend`` choice is undone.
+        shown (nothing, if nothing was recorded yet), then the traceback, and the cell
+        fails as it would without the magic. No tape or trace stays active afterwards,
+        and a --backend choice is undone.
 
-        The same trace without IPython::
+        The same trace without IPython:
 
-          with gm.trace(ops=False, check=False, max_rows=50, precision=4) as tr:
-              ...            # the code
-          tr                 # or print(tr), tr.plot(), tr.to_rows()
+            with gm.trace(ops=False, check=False, max_rows=50, precision=4) as tr:
+                ...            # the code
+            tr                 # or print(tr), tr.plot(), tr.to_rows()
 
-        Example::
+        Example:
 
-          %load_ext gradmagic
-          import gradmagic as gm
+            %load_ext gradmagic
+            import gradmagic as gm
 
-          %%gradtrace -o tr
-          x = gm.constant(2.0)
-          with gm.GradientTape() as tape:
-              tape.watch(x)
-              y = x ** 8
-          tape.gradient(y, x)
+            %%gradtrace -o tr
+            x = gm.constant(2.0)
+            with gm.GradientTape() as tape:
+                tape.watch(x)
+                y = x ** 8
+            tape.gradient(y, x)
 
-        ``$name`` and ``{expression}`` in the options expand from your namespace, as in any
-        magic (``%%gradtrace --backend $where``); the code itself is never expanded.
+        $name and {expression} in the options expand from your namespace, as in any
+        magic (%%gradtrace --backend $where); the code itself is never expanded.
 
-        A bad option is a usage error; ``--backend cupy`` where no GPU is usable raises
-        ``gradmagic.errors.BackendError`` saying why, before the code runs.
+        A bad option is a usage error; --backend cupy where no GPU is usable raises
+        gradmagic.errors.BackendError saying why, before the code runs.
         """
         __tracebackhide__ = True  # noqa: F841  (IPython's tracebacks skip this frame)
         if cell is None:
@@ -111,13 +123,14 @@ class GradtraceMagics(Magics):
             return self._trace_statement(statement, tr, args, local_ns)
         self._trace_cell(cell, tr, args)
 
-    def _show(self, tr, args, *namespaces):
-        """Name the trace's values after the user's variables, store it, display it."""
+    def _show(self, tr, args, *namespaces, failed=False):
+        """Name the trace's values after the user's variables, store it, display it (not
+        when the code ``failed`` before anything was recorded: the traceback says it all)."""
         for namespace in namespaces:
             tr.name_values(namespace)
         if args.output:
             self.shell.user_ns[args.output] = tr
-        if args.quiet:
+        if args.quiet or (failed and not tr.rows()):
             return
         display(tr)
         if args.plot:
@@ -135,7 +148,7 @@ class GradtraceMagics(Magics):
             result = shell.run_cell(cell)
         ran = result.error_before_exec is None  # False: a syntax error, nothing ran
         if ran:
-            self._show(tr, args, shell.user_ns)
+            self._show(tr, args, shell.user_ns, failed=result.error_in_exec is not None)
         elif args.output:
             shell.user_ns[args.output] = tr
         inner.show_traceback(ran)
@@ -160,11 +173,14 @@ class GradtraceMagics(Magics):
         else:
             code = shell.compile(tree, filename, "exec")
         with _on_backend(args.backend):  # one that is not usable raises here: nothing runs or shows
+            failed = True
             try:
                 with tr:
-                    return eval(code, shell.user_ns, namespace)  # None for a statement
+                    value = eval(code, shell.user_ns, namespace)  # None for a statement
+                failed = False
+                return value
             finally:
-                self._show(tr, args, namespace, shell.user_ns)
+                self._show(tr, args, namespace, shell.user_ns, failed=failed)
 
     # -- the line form ----------------------------------------------------------------
     def _split_line(self, line):

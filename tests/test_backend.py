@@ -9,12 +9,15 @@ same cases are checked against central finite differences, so each case asserts
 something real on both.
 
 The CuPy tests at the end carry the ``cupy`` marker and skip, with the reason
-``gradmagic._backend.cupy_status()`` gives, where no GPU is usable.
+``gradmagic._backend.cupy_status()`` gives, where no GPU is usable; pytest's summary says
+that reason in one line (the project's conftest).
 """
 
+import os
 import subprocess
 import sys
 import types
+from pathlib import Path
 
 import array_api_strict as xs
 import numpy as np
@@ -951,3 +954,31 @@ def test_scan_tells_nan_from_inf_for_each_value():
     from gradmagic._scans import scan
     assert scan(values) == [(True, True), (True, False), (False, False), (True, True),
                                      (False, False), (False, False), (False, False), (False, False)]
+
+
+GPU_TESTS = '''\
+import pytest
+
+@pytest.mark.cupy
+@pytest.mark.parametrize("k", [1, 2])
+def test_on_the_gpu(k):
+    pytest.skip("no GPU in this test")
+
+def test_on_the_cpu():
+    pass
+'''
+
+
+def test_the_pytest_summary_says_why_the_cupy_tests_skipped(tmp_path):
+    """The project's conftest adds one line to the summary, without ``-rs``."""
+    (tmp_path / "test_gpu.py").write_text(GPU_TESTS)
+    root = str(Path(__file__).resolve().parents[1])
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "conftest", "-p", "no:cacheprovider",
+                           "-W", "ignore::pytest.PytestUnknownMarkWarning", "test_gpu.py"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": os.pathsep.join([root, os.environ.get(
+                              "PYTHONPATH", "")])})
+    lines = done.stdout.splitlines()
+    assert "2 CuPy tests skipped: no GPU in this test" in lines, done.stdout
+    assert lines.index("2 CuPy tests skipped: no GPU in this test") < len(lines) - 1  # above the counts
+    assert "1 passed, 2 skipped" in lines[-1]

@@ -44,3 +44,25 @@ def test_the_function_and_its_faces_share_defaults():
     assert defaults == {o.name: o.default for o in OPTIONS}
     tr = gm.trace()
     assert {o.name: getattr(tr, o.name) for o in OPTIONS} == defaults
+
+
+# -- help -----------------------------------------------------------------------------------
+COMMANDS = ["demo", "trace", "install-kernel", "uninstall-kernel"]
+
+
+def help_page(capsys, *args):
+    from gradmagic.__main__ import main
+
+    with pytest.raises(SystemExit) as done:
+        main([*args, "--help"])
+    assert done.value.code == 0
+    return capsys.readouterr().out
+
+
+@pytest.mark.parametrize("command", [None] + COMMANDS, ids=["top"] + COMMANDS)
+def test_help_says_what_a_command_does_in_the_readers_words(capsys, command):
+    page = help_page(capsys, *([command] if command else []))
+    usage, description = page.split("\n\n")[:2]
+    assert usage.startswith("usage: python -m gradmagic")
+    assert not description.startswith(("options:", "positional arguments:")), page  # a description
+    assert "seed" not in page.lower()

@@ -164,6 +164,35 @@ def test_kernel_runs_gradtrace_without_load_ext(kernel):
     assert "<table" in data["text/html"]
 
 
+def test_kernel_load_ext_gradmagic_says_nothing(kernel):
+    for _ in range(2):  # the tutorials' first cell, run once or again
+        reply, outputs = kernel.run("%load_ext gradmagic")
+        assert reply["status"] == "ok" and outputs == []
+    reply, outputs = kernel.run("%%gradtrace\n" + SEED)
+    assert reply["status"] == "ok" and kinds(outputs) == ["execute_result", "display_data"]
+
+
+def test_kernel_load_ext_of_another_extension_is_ipythons(kernel):
+    reply, outputs = kernel.run("%load_ext storemagic")  # an extension every kernel loads
+    assert reply["status"] == "ok"
+    assert "".join(m["content"]["text"] for m in outputs) == (
+        "The storemagic extension is already loaded. To reload it, use:\n  %reload_ext storemagic\n")
+
+
+def test_kernel_load_ext_after_unload_loads_gradmagic_again(prefix):
+    kernel = Kernel(prefix)
+    try:
+        assert kernel.run("%unload_ext gradmagic")[0]["status"] == "ok"
+        reply, _ = kernel.run("%%gradtrace\nx = 1\n")
+        assert reply["status"] == "error" and reply["ename"] == "UsageError"
+        reply, outputs = kernel.run("%load_ext gradmagic")
+        assert reply["status"] == "ok" and outputs == []
+        reply, outputs = kernel.run("%%gradtrace\n" + SEED)
+        assert reply["status"] == "ok" and kinds(outputs) == ["execute_result", "display_data"]
+    finally:
+        kernel.shutdown()
+
+
 def test_kernel_shows_the_trace_gm_trace_gives(kernel):
     _, outputs = kernel.run("%%gradtrace\n" + SEED)
     reply, expected = kernel.run("import gradmagic as gm\nwith gm.trace() as tr:\n"

@@ -303,6 +303,26 @@ def test_raising_cell_keeps_what_ran_before_the_error(shell):
     assert float(shell.user_ns["y"]) == 9.0 and "z" not in shell.user_ns
 
 
+@pytest.mark.parametrize("options", ["", "--plot"], ids=["table", "plot"])
+def test_raising_cell_that_traced_nothing_shows_only_the_traceback(shell, options):
+    shown = run(shell, f"%%gradtrace {options} -o tr\nbefore = 1\n1 / 0\n", display=False)
+    assert isinstance(shown.result.error_in_exec, ZeroDivisionError)
+    assert "gradmagic trace" not in shown.stdout and "nothing traced" not in shown.stdout
+    assert shown.stdout.count("ZeroDivisionError: division by zero") == 1
+    assert shell.user_ns["tr"].rows() == []  # -o still stores what was (not) recorded
+
+
+def test_line_that_raises_before_tracing_shows_only_the_traceback(shell):
+    shown = run(shell, "%gradtrace 1 / 0")
+    assert isinstance(shown.result.error_in_exec, ZeroDivisionError) and shown.outputs == []
+
+
+def test_cell_that_traced_nothing_without_error_still_shows_its_empty_trace(shell):
+    shown = run(shell, "%%gradtrace\nx = 1\n")
+    assert [d["text/plain"].splitlines()[0] for d in shown.outputs] == [
+        "gradmagic trace: 0 forward, 0 backward rows"]
+
+
 def test_syntax_error_is_shown_once_without_a_trace(shell):
     shown = run(shell, "%%gradtrace\ndef broken(:\n    pass\n", display=False)
     assert not shown.result.success
@@ -315,7 +335,7 @@ def test_users_own_exception_handler_still_handles_its_exceptions(shell):
     seen = []
     shell.set_custom_exc((KeyError,), lambda _shell, etype, value, tb, tb_offset=None: seen.append(etype))
     try:
-        shown = run(shell, "%%gradtrace\n{}['missing']")
+        shown = run(shell, "%%gradtrace\nimport gradmagic as gm\ny = gm.constant(2.0) * 3\n{}['missing']")
     finally:
         shell.set_custom_exc((), None)
     assert seen == [KeyError] and len(shown.traces) == 1
@@ -363,7 +383,7 @@ def test_backend_cupy_on_this_machine_without_a_gpu_raises_and_keeps_numpy(shell
 
 
 @pytest.mark.cupy
-@pytest.mark.skipif(_backend.cupy_status()[0] is None, reason="no usable GPU")
+@pytest.mark.skipif(_backend.cupy_status()[0] is None, reason=_backend.cupy_status()[1])
 def test_backend_cupy_puts_the_cells_arrays_on_the_gpu(shell):
     import cupy
 
@@ -381,6 +401,9 @@ def test_help_page_is_the_docstring_with_every_option(shell, query):
     for option in ("--ops", "--check", "--plot", "--backend", "--max-rows", "--precision", "-o NAME",
                    "--quiet", "%gradtrace [options] statement"):
         assert option in shown.stdout, option
+    # plain text, not reStructuredText: IPython prints the docstring as it is
+    assert "``" not in shown.stdout
+    assert not [line for line in shown.stdout.splitlines() if line.rstrip().endswith("::")]
 
 
 @pytest.mark.parametrize("options, message", [

@@ -1,9 +1,10 @@
 """The HTML rendering of a trace: the same tables as the text, read back with
 ``html.parser``; escaping of everything the user's program names; determinism; NaN
-highlighting; notes, folding, size and the scoping of the style block."""
+highlighting; notes, folding, size, and a look carried by inline styles alone (how it
+fares in a sanitizer is in test_untrusted.py)."""
 
 import re
-from html.parser import HTMLParser
+from html import escape
 from types import SimpleNamespace
 
 import numpy as np
@@ -11,70 +12,11 @@ import numpy as np
 import gradmagic as gm
 from gradmagic.render.html import render_html
 
+from _html import Page, declarations
 from _traces import mlp_trace, seed_trace, softplus_nan_trace
 
-ALLOWED_TAGS = {"div", "style", "table", "caption", "thead", "tbody", "tr", "th", "td", "span", "b"}
-ALLOWED_ATTRS = {"class", "colspan"}
-
-
-class Page(HTMLParser):
-    """The rendered trace as data: every start tag with its attributes, the style text,
-    and each table's caption, header and rows (cell text, without the × = → markers)."""
-
-    def __init__(self, text):
-        super().__init__(convert_charrefs=True)
-        self.tags, self.style, self.tables = [], "", []
-        self._stack, self._cell, self._skip = [], None, 0
-        self.feed(text)
-        self.close()
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        self.tags.append((tag, attrs))
-        classes = (attrs.get("class") or "").split()
-        self._stack.append((tag, classes))
-        if tag == "table":
-            self.tables.append({"class": classes, "caption": "", "header": [], "rows": []})
-        elif tag == "tr":
-            self.tables[-1]["rows"].append({"class": classes, "cells": []})
-        elif tag in ("td", "th"):
-            self._cell = {"class": classes, "text": "", "colspan": attrs.get("colspan")}
-        elif tag == "span" and "gm-op" in classes:
-            self._skip += 1
-
-    def handle_endtag(self, tag):
-        tag_, classes = self._stack.pop()
-        assert tag_ == tag, f"</{tag}> closes <{tag_}>"
-        if tag == "span" and "gm-op" in classes:
-            self._skip -= 1
-        elif tag in ("td", "th"):
-            in_head = any(t == "thead" for t, _ in self._stack)
-            table = self.tables[-1]
-            if in_head:
-                table["header"].append(self._cell["text"])
-                table["rows"].pop() if table["rows"] and not table["rows"][-1]["cells"] else None
-            else:
-                table["rows"][-1]["cells"].append(self._cell)
-            self._cell = None
-
-    def handle_data(self, data):
-        where = [t for t, _ in self._stack]
-        if where and where[-1] == "style":
-            self.style += data
-        elif "caption" in where:
-            self.tables[-1]["caption"] += data
-        elif self._cell is not None and not self._skip:
-            self._cell["text"] += data
-
-    def table(self, caption):
-        matches = [t for t in self.tables if t["caption"] == caption]
-        assert len(matches) == 1, [t["caption"] for t in self.tables]
-        return matches[0]
-
-    def data_rows(self, caption):
-        """The rows of a table that hold values (not notes or folded markers), as text."""
-        return [[c["text"] for c in r["cells"]] for r in self.table(caption)["rows"]
-                if "gm-row" in r["class"]]
+ALLOWED_TAGS = {"div", "table", "caption", "thead", "tbody", "tr", "th", "td", "span", "b", "code"}
+ALLOWED_ATTRS = {"class", "colspan", "style"}
 
 
 def set_note(row, text):
@@ -97,9 +39,8 @@ def test_seed_backward_rows_read_as_the_chain_rule():
         ["2", "foo", "x=4", "32", "8", "256"],
         ["3", "foo", "x=2", "256", "4", "1024"]]
     # local and downstream carry the × and = markers between the cells
-    markers = re.findall(r'<td class="gm-v gm-(local|down)"><span class="gm-op">([^<]*)</span>',
-                         render_html(seed_trace()))
-    assert markers == [("local", "&times;"), ("down", "=")] * 3
+    rows = [r["cells"] for r in back["rows"] if "gm-row" in r["class"]]
+    assert [[c["op"] for c in cells] for cells in rows] == [["", "", "", "", "×", "="]] * 3
 
 
 def test_seed_forward_rows_notes_and_final_gradient():
@@ -111,7 +52,7 @@ def test_seed_forward_rows_notes_and_final_gradient():
     kinds = [r["class"][0] for r in fwd_rows]
     assert kinds == ["gm-row"] * 3  # one op folded inside each call: no note for that
     assert page.data_rows("gradient") == [["d(y)/d(x)", "=", "1024"]]
-    head = re.search(r'<div class="gm-head">(.*?)</div>', html).group(1)
+    head = re.search(r'<div class="gm-head"[^>]*>(.*?)</div>', html).group(1)
     assert re.sub(r"<[^>]+>", "", head) == "gradmagic trace: 3 forward, 3 backward rows"
 
 
@@ -202,24 +143,35 @@ def test_identical_programs_render_to_identical_bytes():
     assert not re.search(r"0x[0-9a-f]{6,}|\bid=|data:image|<img", a)
 
 
-def test_style_block_is_one_and_every_rule_is_scoped():
+def test_the_look_is_inline_with_no_style_element():
     html = render_html(seed_trace())
-    assert html.startswith('<div class="gradmagic-trace">') and html.endswith("</div>")
-    assert html.count("<style>") == 1 and html.count('class="gradmagic-trace"') == 1
+    assert "<style" not in html and html.count('class="gradmagic-trace"') == 1
+    assert html.startswith('<div class="gradmagic-trace" ') and html.endswith("</div>")
     page = Page(html)
-    assert page.tags[0] == ("div", {"class": "gradmagic-trace"})
-    css = re.sub(r"/\*.*?\*/", "", page.style, flags=re.S)
-    assert "@" not in css  # no at-rules: nothing unscoped can hide in one
-    rules = [r for r in css.split("}") if r.strip()]
-    assert len(rules) > 10
-    for rule in rules:
-        selectors, body = rule.split("{")
-        assert body.strip()
-        for sel in selectors.split(","):
-            assert re.match(r"\.gradmagic-trace(\s|$|[.:>\[])", sel.strip() + " "), sel
-    # no background on the block itself: it sits on the notebook's own theme
-    top = re.search(r"(?:^|\})\s*\.gradmagic-trace\{([^}]*)\}", css).group(1)
-    assert "background:transparent" in top and "#fff" not in css.lower()
+    styled = [(tag, attrs) for tag, attrs in page.tags if tag not in ("thead", "tbody", "b", "code")]
+    assert all(attrs.get("style") for _, attrs in styled), [t for t in styled if not t[1].get("style")]
+    for table in page.tables:
+        for row in [{"cells": table["head_cells"]}] + table["rows"]:
+            for cell in row["cells"]:
+                align = declarations(cell["style"])["text-align"]
+                assert align == ("right" if "gm-i" in cell["class"] else "left"), cell
+    # no background on the block itself, nothing that a sanitizer drops or a theme fights
+    assert "background" not in declarations(page.tags[0][1]["style"])
+    for _, attrs in page.tags:
+        style = attrs.get("style", "")
+        assert not re.search(r"var\(|inherit|#fff|[:,( ]\.\d|;$", style), style
+
+
+def test_local_and_downstream_markers_sit_in_their_cells_padding():
+    page = Page(render_html(seed_trace()))
+    back = page.table("backward · first-order pass")
+    for row in [r for r in back["rows"] if "gm-row" in r["class"]]:
+        for cell in row["cells"][4:]:
+            d = declarations(cell["style"])
+            assert d["position"] == "relative" and d["padding-left"] == "1.5em"
+    ops = [a for t, a in page.tags if t == "span" and a.get("class") == "gm-op"]
+    assert len(ops) == 2 + 6  # the header's and each row's × and =
+    assert all(declarations(a["style"])["position"] == "absolute" for a in ops)
 
 
 def test_long_chain_is_folded_and_small():
@@ -248,7 +200,7 @@ def test_long_chain_is_folded_and_small():
     fwd = page.table("forward")["rows"]
     k = next(i for i, r in enumerate(fwd) if "gm-fold" in r["class"])
     assert fwd[k - 1]["cells"][0]["text"] == "25" and fwd[k + 1]["cells"][0]["text"] == "9976"
-    head = re.search(r'<div class="gm-head">(.*?)</div>', html).group(1)
+    head = re.search(r'<div class="gm-head"[^>]*>(.*?)</div>', html).group(1)
     assert re.sub(r"<[^>]+>", "", head) == "gradmagic trace: 10000 forward, 10000 backward rows"
 
 
@@ -267,7 +219,8 @@ def test_nan_and_inf_cells_are_highlighted():
     assert ["bad" in c["class"] for c in log] == [False, False, True, False, False, False]
     (grad,) = page.table("gradient")["rows"]
     assert grad["cells"][2]["text"] == "nan" and "bad" in grad["cells"][2]["class"]
-    assert ".gradmagic-trace table.gm-t td.bad" in page.style
+    marked = [declarations(c["style"]).get("background") for c in exp]
+    assert marked[4] == marked[5] == "rgba(230,40,40,0.18)" and marked[:4] == [None] * 4
 
 
 def test_finite_trace_has_no_bad_cells():
@@ -312,12 +265,7 @@ def test_trace_repr_html_is_render_html():
 
 
 def test_pitfalls_show_as_warnings_under_their_row():
-    x = gm.constant(np.float32(100.0))
-    with gm.trace(check=True) as tr, np.errstate(over="ignore", invalid="ignore"):
-        with gm.GradientTape() as tape:
-            tape.watch(x)
-            y = np.log(1 + np.exp(x))
-        tape.gradient(y, x)
+    tr = softplus_nan_trace(check=True)
     flagged = [r for r in tr.backward if r.pitfalls]
     assert flagged, "the naive softplus should flag where its NaN was born"
     page = Page(render_html(tr))
@@ -347,3 +295,30 @@ def test_why_a_gradient_is_none_is_shown_under_its_row_in_html():
     note = grads.index("none-gradient")
     assert row < note and "z was never watched" in grads and "tape.watch(z)" in grads
     assert "gm-wide" in grads[:grads.index(">")]  # room for the explanation
+
+
+def test_markdown_code_in_notes_becomes_code_and_stays_escaped():
+    tr = seed_trace()
+    row = tr.backward[0]
+    set_note(row, "write `x = <b>&</b>` or `y`; a lone ` stays")
+    row.pitfalls.append(SimpleNamespace(kind="k", message="see `<script>alert(1)</script>`"))
+    html = render_html(tr)
+    assert "<code>x = &lt;b&gt;&amp;&lt;/b&gt;</code> or <code>y</code>; a lone ` stays" in html
+    assert "<code>&lt;script&gt;alert(1)&lt;/script&gt;</code>" in html and "<script" not in html
+
+
+def test_a_pitfalls_code_shows_as_code():
+    @gm.custom_gradient
+    def double(x):
+        return 2 * x, lambda upstream: 2.0 + 0 * x  # forgets upstream
+
+    x = gm.constant(np.array([1.0, 2.0]))
+    with gm.trace(check=True) as tr:
+        with gm.GradientTape() as tape:
+            tape.watch(x)
+            y = np.sum(double(x) ** 2)
+        tape.gradient(y, x)
+    message = next(f.message for f in tr.pitfalls if "`" in f.message)
+    code = message.split("`")[1]  # "return upstream * 2 * x"
+    page = render_html(tr)
+    assert f"<code>{escape(code)}</code>" in page and "`" not in page
