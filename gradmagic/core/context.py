@@ -105,6 +105,18 @@ class paused:
         return False
 
 
+class unheard:
+    """A context in which tapes record as before but no listener hears: a dialect's own
+    inner computation, which a trace shows as the one op it belongs to."""
+
+    def __enter__(self):
+        self.token = TAPES.set(tuple(t for t in TAPES.get() if t.records))
+
+    def __exit__(self, *exc):
+        TAPES.reset(self.token)
+        return False
+
+
 class without:
     """A context in which one tape records nothing (``tape.stop_recording()``)."""
 

@@ -232,6 +232,8 @@ def _accepts_variables(fn):
 class CustomGradientFunction:
     """A function whose gradient is the ``grad_fn`` it returns (see ``custom_gradient``)."""
 
+    call_type = CustomCall  # what a call records (a dialect's subclass speaks its words)
+
     def __init__(self, f):
         functools.update_wrapper(self, f)
         self._f = f
@@ -349,7 +351,7 @@ class CustomGradientFunction:
         if not stack():
             return y, tuple(ys)
         outs = tuple([Tensor(t.value) for t in ys])
-        call = CustomCall(name, grad_fn, names, inputs, variables, self, lead, kw, level(), unflatten)
+        call = self.call_type(name, grad_fn, names, inputs, variables, self, lead, kw, level(), unflatten)
         record_custom(self._prim, inputs + variables if variables else inputs, ys, outs, {"call": call})
         return (outs[0] if rebuild is None else rebuild(list(outs))), outs
 

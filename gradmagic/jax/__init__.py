@@ -1,0 +1,44 @@
+"""A JAX-shaped namespace over gradmagic: ``import gradmagic.jax as jax`` and
+``import gradmagic.jax.numpy as jnp``.
+
+The examples of JAX's guide "Custom derivative rules for JAX-transformable Python
+functions" run unchanged on it and give JAX's numbers (to float tolerance). It is a thin
+map onto gradmagic's engine, not a second engine: ``grad``, ``vjp`` and ``jacrev`` run the
+user's pure function on a tape, ``custom_vjp`` and ``custom_jvp`` are one recorded op as
+``gm.custom_gradient`` is (so ``gm.trace()`` and ``%%gradtrace`` show and check them, in
+JAX's words), and forward mode (``jvp``, ``jacfwd``) is the engine's. JAX's semantics where
+they differ: float32 unless ``jax.config.update("jax_enable_x64", True)``, ``grad`` of a
+scalar output and floating inputs only. Nothing is compiled (``jit`` returns the function);
+out of scope, with an error that says so: ``pmap`` and sharding, complex numbers.
+
+>>> import gradmagic.jax as jax
+>>> import gradmagic.jax.numpy as jnp
+>>> print(jax.grad(lambda x: jnp.log(1. + jnp.exp(x)))(3.))
+0.95257413
+"""
+
+from . import lax, nn, numpy, random, tree_util
+from .array import Array, asarray, config
+from .custom import custom_jvp, custom_vjp
+from .transforms import grad, hessian, jacfwd, jacrev, jit, jvp, value_and_grad, vjp, vmap
+
+
+def device_get(x):
+    return x
+
+
+def block_until_ready(x):
+    return x
+
+
+def __getattr__(name):
+    raise AttributeError(
+        f"gradmagic.jax.{name} does not exist: gradmagic.jax covers what JAX's guide on custom "
+        "derivative rules uses (grad, value_and_grad, vjp, jvp, jacfwd, jacrev, hessian, vmap, "
+        "jit, custom_vjp, custom_jvp, lax, nn, random, tree_util, numpy); out of scope: pmap and "
+        "sharding, real compilation, complex numbers")
+
+
+__all__ = ["grad", "value_and_grad", "vjp", "jvp", "jacfwd", "jacrev", "hessian", "vmap", "jit",
+           "custom_vjp", "custom_jvp", "lax", "nn", "numpy", "random", "tree_util", "Array",
+           "asarray", "config", "device_get", "block_until_ready"]

@@ -1,0 +1,229 @@
+"""``jax.custom_vjp`` and ``jax.custom_jvp``: a JAX user's rule as one recorded op.
+
+Both map onto ``gm.custom_gradient``'s mechanism (a call is one op whose gradient is a
+function of the upstream gradient), so the trace shows the call as one row named after the
+user's function and the pitfall checks call the rule again, in JAX's words:
+
+- ``custom_vjp``: the op's gradient is ``bwd(*nondiff, res, g)`` on the residuals ``fwd``
+  saved;
+- ``custom_jvp``: the op's gradient is the user's JVP rule transposed through a tape: the
+  rule runs with zero tangents that an inner tape watches, and the gradient with respect to
+  the tangents, weighted by ``g``, is the cotangent. A rule that is not linear in its
+  tangents cannot be transposed; that is an error, as in JAX.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import functools
+import inspect
+
+import numpy as np
+
+from ..core.context import paused, recording, unheard
+from ..core.custom import CustomCall, CustomGradientFunction
+from ..core.nest import flatten
+from ..core.tape import GradientTape
+from ..core.tensor import Tensor
+from ..errors import GradientValueError
+from .array import asarray
+from .tree_util import tree_flatten, tree_map, tree_unflatten
+
+FORWARD = contextvars.ContextVar("gradmagic_jax_forward", default=False)  # inside jax.jvp
+INSIDE = contextvars.ContextVar("gradmagic_jax_inside", default=frozenset())  # rules running now
+
+WORDS = {"grad_fn": "bwd", "upstream": "g", "upstream gradient": "cotangent g", "an": "a",
+         "stop_gradient": "jax.lax.stop_gradient", "example": "return (g * 2 * x,)",
+         "check_grad": "jax.grad against finite differences", "create_graph": "an outer jax.grad",
+         "unrecorded_fix": "return it from fwd as a residual"}
+
+
+class JaxCall(CustomCall):
+    """One call of a ``custom_vjp``/``custom_jvp`` function (notes in JAX's words)."""
+
+    __slots__ = ()
+    words = WORDS
+
+
+class Recorded(CustomGradientFunction):
+    """The body that ``custom_vjp``/``custom_jvp`` record: ``(outputs, gradient function)``."""
+
+    call_type = JaxCall
+
+
+def _named(body, fun):
+    body.__name__ = body.__qualname__ = getattr(fun, "__name__", "f")
+    try:
+        body.__signature__ = inspect.signature(fun)
+    except (TypeError, ValueError):
+        pass
+    return Recorded(body)
+
+
+def _bind(fun, args, kwargs):
+    """Keyword arguments resolved to positions, as JAX resolves them."""
+    if not kwargs:
+        return args
+    return inspect.signature(fun).bind(*args, **kwargs).args
+
+
+def _per_leaf(args, nondiff, cts):
+    """One gradient per leaf of the arguments (as ``custom_gradient`` flattens them):
+    ``None`` for the non-differentiable arguments and for ``None`` cotangents."""
+    flat, it = [], iter(cts)
+    for i, a in enumerate(args):
+        n = len(flatten(a)[0])
+        if i in nondiff:
+            flat += [None] * n
+            continue
+        ct = next(it)
+        leaves = [None] * n if ct is None else flatten(ct)[0]
+        flat += leaves if len(leaves) == n else [None] * n
+    return flat
+
+
+class custom_vjp:  # noqa: N801  (JAX's name)
+    """``jax.custom_vjp``: ``f.defvjp(fwd, bwd)``; ``fwd(*args)`` returns ``(out, res)``
+    and ``bwd(*nondiff, res, g)`` a tuple with one cotangent per differentiable argument."""
+
+    def __init__(self, fun, nondiff_argnums=()):
+        functools.update_wrapper(self, fun)
+        self.fun, self.nondiff_argnums = fun, tuple(nondiff_argnums)
+        self.fwd = self.bwd = self.recorded = None
+
+    def defvjp(self, fwd, bwd, symbolic_zeros=False, optimize_remat=False):
+        self.fwd, self.bwd = fwd, bwd
+        nondiff, name = self.nondiff_argnums, getattr(self.fun, "__name__", "f")
+
+        def body(*args):
+            token = INSIDE.set(INSIDE.get() | {id(self)})  # f called inside fwd is f itself
+            try:
+                pair = fwd(*args)
+            finally:
+                INSIDE.reset(token)
+            if not (isinstance(pair, (tuple, list)) and len(pair) == 2):
+                raise TypeError(f"Custom VJP fwd rule {getattr(fwd, '__name__', 'fwd')} for "
+                                f"function {name} must produce a pair (list or tuple of length "
+                                f"two) representing primal outputs and residuals, got {pair!r:.80}")
+            out, res = pair
+            out_def = tree_flatten(out)[1]
+
+            def grad_fn(*g):
+                cts = bwd(*[args[i] for i in nondiff], res, tree_unflatten(out_def, list(g)))
+                n = len(args) - len(nondiff)
+                if not isinstance(cts, (tuple, list)) or len(cts) != n:
+                    got = (f"a {type(cts).__name__} of length {len(cts)}"
+                           if isinstance(cts, (tuple, list)) else type(cts).__name__)
+                    raise TypeError(f"Custom VJP bwd rule must produce a tuple of length equal to "
+                                    f"the primal args tuple length ({n}), one cotangent per "
+                                    f"differentiable argument of {name}, but got {got}.")
+                return _per_leaf(args, nondiff, cts)
+            return out, grad_fn
+        self.recorded = _named(body, self.fun)
+
+    def __call__(self, *args, **kwargs):
+        args = _bind(self.fun, args, kwargs)
+        if self.fwd is None:
+            raise AttributeError(f"No VJP defined for custom_vjp function {self.fun.__name__} "
+                                 "using defvjp.")
+        if FORWARD.get():
+            raise TypeError("can't apply forward-mode autodiff (jvp) to a custom_vjp function.")
+        if not recording() or id(self) in INSIDE.get():
+            return self.fun(*args)
+        return self.recorded(*args)
+
+
+class custom_jvp:  # noqa: N801  (JAX's name)
+    """``jax.custom_jvp``: ``f.defjvp(rule)`` with ``rule(primals, tangents)`` returning
+    ``(primal_out, tangent_out)``, or ``f.defjvps(*per_argument)``."""
+
+    def __init__(self, fun, nondiff_argnums=()):
+        functools.update_wrapper(self, fun)
+        self.fun, self.nondiff_argnums = fun, tuple(nondiff_argnums)
+        self.jvp = self.recorded = None
+
+    def defjvp(self, jvp, symbolic_zeros=False):
+        self.jvp = jvp
+        self.recorded = _named(lambda *args: self._body(*args), self.fun)
+        return jvp
+
+    def defjvps(self, *jvps):
+        fun = self.fun
+
+        def jvp(primals, tangents):
+            ans = fun(*primals)
+            parts = [rule(t, ans, *primals) for rule, t in zip(jvps, tangents) if rule is not None]
+            total = parts[0] if parts else tree_map(lambda a: asarray(a) * 0, ans)
+            for p in parts[1:]:
+                total = tree_map(lambda a, b: a + b, total, p)
+            return ans, total
+        jvp.__name__ = f"{getattr(fun, '__name__', 'f')}_jvps"
+        self.defjvp(jvp)
+
+    def __call__(self, *args, **kwargs):
+        args = _bind(self.fun, args, kwargs)
+        if self.jvp is None:
+            raise AttributeError(f"No JVP defined for custom_jvp function {self.fun.__name__} "
+                                 "using defjvp.")
+        if not recording():
+            return self.fun(*args)
+        return self.recorded(*args)
+
+    def _rule(self, args, tangents):
+        nondiff = [args[i] for i in self.nondiff_argnums]
+        primals = tuple(a for i, a in enumerate(args) if i not in self.nondiff_argnums)
+        return self.jvp(*nondiff, primals, tangents)
+
+    def _body(self, *args):
+        out = self.fun(*args)
+        nondiff, name = self.nondiff_argnums, getattr(self.fun, "__name__", "f")
+        primals = [a for i, a in enumerate(args) if i not in nondiff]
+
+        def grad_fn(*g):
+            """The rule transposed: the gradient of <g, tangent_out> in the tangents."""
+            structs = [tree_flatten(p) for p in primals]
+            zeros = [[asarray(np.zeros(np.shape(x), asarray(x).dtype)) for x in leaves]
+                     for leaves, _ in structs]
+            floats = [z for leaves in zeros for z in leaves if z.dtype.kind == "f"]
+            tangents = tuple(tree_unflatten(d, z) for (_, d), z in zip(structs, zeros))
+            with unheard():  # the trace shows this as the row of the call it belongs to
+                with GradientTape() as tape:
+                    tape.watch(floats)
+                    _, tout = self._rule(args, tangents)
+                touts = [asarray(t) for t in tree_flatten(tout)[0]]
+                seeds = [u if isinstance(u, Tensor) else asarray(u) for u in g]
+                cts = iter(tape.gradient(touts, floats, output_gradients=[
+                    asarray(s, t.dtype) for s, t in zip(seeds, touts)], unconnected_gradients="zero"))
+            per_primal = [tree_unflatten(d, [next(cts) if z.dtype.kind == "f" else None for z in zs])
+                          for (_, d), zs in zip(structs, zeros)]
+            self._check_linear(args, structs, touts, seeds, per_primal, name)
+            return _per_leaf(args, nondiff, per_primal)
+        return out, grad_fn
+
+    def _check_linear(self, args, structs, touts, seeds, cts, name):
+        """<g, rule(v)> == <rule transposed(g), v> for a random v, and rule(0) == 0."""
+        rng = np.random.default_rng(0)
+        with paused():
+            vs = [[asarray(rng.standard_normal(np.shape(x)).astype(asarray(x).dtype))
+                   for x in leaves] for leaves, _ in structs]
+            _, tv = self._rule(args, tuple(tree_unflatten(d, v) for (_, d), v in zip(structs, vs)))
+            lhs = sum(float(np.sum(np.asarray(_raw(s), np.float64) * np.asarray(_raw(t), np.float64)))
+                      for s, t in zip(seeds, tree_flatten(tv)[0]))
+            rhs = sum(float(np.sum(np.asarray(_raw(c), np.float64) * np.asarray(_raw(v), np.float64)))
+                      for cs, vl in zip(cts, vs) for c, v in zip(tree_flatten(cs)[0], vl)
+                      if c is not None)
+            offset = max((float(np.max(np.abs(_raw(t)))) for t in touts if np.size(_raw(t))),
+                         default=0.0)
+        tol = 1e-3 if any(asarray(t).dtype == np.float32 for t in touts) else 1e-9
+        if offset > 0 or abs(lhs - rhs) > tol * max(1.0, abs(lhs), abs(rhs)):
+            rule = getattr(self.jvp, "__name__", "jvp")
+            why = (f"with zero tangents its tangent output reaches {offset:.4g}" if offset else
+                   "along a random tangent its output is not the linear map it transposes to")
+            raise GradientValueError(
+                f"custom_jvp({name}): the JVP rule {rule} is not linear in its tangents ({why}), "
+                "so it cannot be transposed for reverse mode (jax.grad): write tangent_out as a "
+                "linear function of the tangents, e.g. jnp.cos(x) * x_dot")
+
+
+def _raw(x):
+    return x.value if isinstance(x, Tensor) else x

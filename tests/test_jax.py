@@ -1,0 +1,299 @@
+"""gradmagic.jax: JAX's guide on custom derivative rules runs unchanged, with JAX's
+semantics, and its trace and pitfalls in JAX's words.
+
+Expected numbers were printed by JAX 0.10.2 (jaxlib CPU, NumPy 2.4, Python 3.11) running
+the same program with ``import jax``; ``tests/jax_guide/guide.py`` holds it as gradmagic
+runs it (only the import lines differ).
+"""
+
+import contextlib
+import io
+import re
+import runpy
+import subprocess
+import sys
+from functools import partial
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import gradmagic as gm
+import gradmagic.jax as jax
+import gradmagic.jax.numpy as jnp
+from gradmagic.errors import GradientValueError
+from gradmagic.jax import custom_jvp, custom_vjp, grad
+
+GUIDE = Path(__file__).parent / "jax_guide" / "guide.py"
+
+# JAX 0.10.2: each printed line of the guide's program, as numbers
+JAX_OUTPUT = """3.0485873
+3.0485873
+0.95257413
+[0.5       0.7310586 0.8807971]
+nan
+1.0
+3.0485873
+0.95257413
+[0.5       0.7310586 0.8807971]
+nan
+1.0
+2.7278922
+-1.2484405
+-1.2484405
+-1.2484405
+0.9092974
+-1.2484405
+[ 0.          0.5984721  -0.9589243   0.93799996 -0.5440211 ]
+[ 0.75      -0.75       0.2836622  0.3466353 -0.75     ]
+[ 1.        -0.8011436  0.2836622  0.3466353 -0.8390715]
+2.0
+[[2.        0.       ]
+ [0.        1.0806046]]
+6.0 (Array(3., dtype=float32, weak_type=True), Array(2., dtype=float32, weak_type=True))
+"""
+
+
+def _numbers(text):
+    return [float(v) for v in re.findall(r"-?\d+\.\d*(?:e[-+]?\d+)?|nan", text)]
+
+
+def test_the_guides_examples_give_jaxs_numbers():
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        runpy.run_path(str(GUIDE), run_name="__main__")
+    got, want = _numbers(out.getvalue()), _numbers(JAX_OUTPUT)
+    assert len(got) == len(want)
+    np.testing.assert_allclose(got, want, rtol=2e-7, atol=1e-7)  # float32, a few ulps
+    assert len(out.getvalue().splitlines()) == len(JAX_OUTPUT.splitlines())
+
+
+# -- semantics -------------------------------------------------------------------------------------
+def test_python_floats_are_float32_unless_x64():
+    assert grad(lambda x: x * x)(3.0).dtype == np.float32
+    assert jnp.arange(3.0).dtype == np.float32 and jnp.float32(2.0).dtype == np.float32
+    assert jax.asarray(np.ones(2)).dtype == np.float32
+    jax.config.update("jax_enable_x64", True)
+    try:
+        assert grad(lambda x: x * x)(3.0).dtype == np.float64
+        assert jax.asarray(np.ones(2)).dtype == np.float64
+    finally:
+        jax.config.update("jax_enable_x64", False)
+
+
+def test_grad_requires_a_scalar_output_in_jaxs_words():
+    with pytest.raises(TypeError, match=r"Gradient only defined for scalar-output functions. "
+                                        r"Output had shape: \(2,\)."):
+        grad(lambda x: x * 2)(jnp.ones(2))
+
+
+def test_grad_requires_floating_inputs():
+    with pytest.raises(TypeError, match="grad requires real- or complex-valued inputs"):
+        grad(lambda x: x * 2.0)(3)
+
+
+def test_argnums_has_aux_and_pytrees():
+    f = lambda p, x: (jnp.sum(p["w"] * x) + p["b"], "aux")  # noqa: E731
+    (g, aux) = grad(f, has_aux=True)({"w": jnp.array([1.0, 2.0]), "b": 0.5}, jnp.array([3.0, 4.0]))
+    assert aux == "aux" and g["w"].tolist() == [3.0, 4.0] and float(g["b"]) == 1.0
+    gx, gy = grad(lambda x, y: x * y, argnums=(0, 1))(2.0, 5.0)
+    assert (float(gx), float(gy)) == (5.0, 2.0)
+    v, g = jax.value_and_grad(lambda x: x ** 3)(2.0)
+    assert (float(v), float(g)) == (8.0, 12.0)
+
+
+def test_grad_of_grad_is_the_second_derivative():
+    assert float(grad(grad(lambda x: jnp.sin(x) * x))(0.5)) == pytest.approx(
+        2 * np.cos(0.5) - 0.5 * np.sin(0.5), rel=1e-6)
+
+
+def test_vjp_pullback_gives_one_cotangent_per_primal():
+    y, pullback = jax.vjp(lambda x, y: jnp.sin(x) * y, 2.0, 3.0)
+    gx, gy = pullback(jnp.float32(1.0))
+    assert float(y) == pytest.approx(np.sin(2) * 3, rel=1e-6)
+    assert (float(gx), float(gy)) == pytest.approx((np.cos(2) * 3, np.sin(2)), rel=1e-6)
+    with pytest.raises(TypeError, match="Tree structure of cotangent input"):
+        pullback((1.0, 2.0))
+
+
+def test_jacrev_shape_and_values():
+    j = jax.jacrev(lambda x: jnp.sin(x) * x[0])(jnp.array([0.5, 1.0]))
+    x = np.array([0.5, 1.0])
+    want = np.diag(np.cos(x) * x[0])
+    want[:, 0] += np.sin(x)
+    np.testing.assert_allclose(j.numpy(), want, rtol=1e-6)
+
+
+def test_vmap_maps_axes_and_pytrees():
+    f = lambda p, x: p["w"] * x + p["b"]  # noqa: E731
+    out = jax.vmap(f, in_axes=(None, 0))({"w": 2.0, "b": 1.0}, jnp.arange(3.0))
+    assert out.tolist() == [1.0, 3.0, 5.0]
+    out = jax.vmap(lambda a: a.sum(), in_axes=1)(jnp.ones((2, 3)))
+    assert out.tolist() == [2.0, 2.0, 2.0]
+    with pytest.raises(ValueError, match="inconsistent sizes"):
+        jax.vmap(lambda a, b: a + b)(jnp.ones(2), jnp.ones(3))
+
+
+def test_lax_control_flow_runs_eagerly():
+    assert int(jax.lax.while_loop(lambda v: v < 10, lambda v: v * 2, 1)) == 16
+    assert float(jax.lax.cond(True, lambda x: x + 1, lambda x: x - 1, 1.0)) == 2.0
+    assert float(grad(lambda x: jax.lax.stop_gradient(x) * x)(3.0)) == 3.0
+
+
+def test_random_keys_are_reproducible():
+    k = jax.random.PRNGKey(0)
+    a, b = jax.random.split(k)
+    assert jax.random.normal(a, (3,)).tolist() == jax.random.normal(a, (3,)).tolist()
+    assert jax.random.normal(a, (3,)).tolist() != jax.random.normal(b, (3,)).tolist()
+    assert jax.random.uniform(k, (2,)).dtype == np.float32
+
+
+def test_tree_util_flattens_as_jax_does():
+    leaves, treedef = jax.tree_util.tree_flatten({"b": (1, None), "a": [2, 3]})
+    assert leaves == [2, 3, 1]
+    assert jax.tree_util.tree_unflatten(treedef, [4, 5, 6]) == {"a": [4, 5], "b": (6, None)}
+    assert jax.tree_util.tree_map(lambda x, y: x + y, (1, [2]), (10, [20])) == (11, [22])
+
+
+def test_unmapped_names_say_what_is_covered():
+    with pytest.raises(AttributeError, match="jax.pmap does not exist.*out of scope: pmap"):
+        jax.pmap  # noqa: B018
+    with pytest.raises(AttributeError, match="has no 'not_a_function'"):
+        jnp.not_a_function  # noqa: B018
+
+
+# -- custom rules ------------------------------------------------------------------------------------
+@custom_vjp
+def f(x, y):
+    return jnp.sin(x) * y
+
+
+def f_fwd(x, y):
+    return f(x, y), (jnp.cos(x), jnp.sin(x), y)
+
+
+def f_bwd(res, g):
+    cos_x, sin_x, y = res
+    return (cos_x * g * y, sin_x * g)
+
+
+f.defvjp(f_fwd, f_bwd)
+
+
+def test_custom_vjp_residuals_of_any_pytree_and_none_cotangents():
+    @custom_vjp
+    def h(x, cfg):
+        return x * cfg["k"]
+
+    def h_fwd(x, cfg):
+        return h(x, cfg), {"k": cfg["k"], "unused": None}
+
+    def h_bwd(res, g):
+        return (g * res["k"], None)
+
+    h.defvjp(h_fwd, h_bwd)
+    assert float(grad(h)(2.0, {"k": 3.0})) == 3.0
+
+
+def test_custom_vjp_bwd_must_return_a_tuple_of_the_right_length():
+    @custom_vjp
+    def h(x, y):
+        return x * y
+
+    h.defvjp(lambda x, y: (x * y, (x, y)), lambda res, g: g * res[1])
+    with pytest.raises(TypeError, match="Custom VJP bwd rule must produce a tuple of length equal "
+                                        r"to the primal args tuple length \(2\)"):
+        grad(h)(2.0, 3.0)
+
+
+def test_custom_vjp_without_defvjp_says_so():
+    @custom_vjp
+    def h(x):
+        return x
+
+    with pytest.raises(AttributeError, match="No VJP defined for custom_vjp function h"):
+        grad(h)(1.0)
+
+
+def test_custom_jvp_rule_that_is_not_linear_is_an_error():
+    @custom_jvp
+    def sq(x):
+        return x ** 2
+
+    @sq.defjvp
+    def sq_jvp(primals, tangents):
+        x, = primals
+        x_dot, = tangents
+        return sq(x), 2 * x * x_dot ** 2
+
+    with pytest.raises(GradientValueError, match="the JVP rule sq_jvp is not linear in its tangents"):
+        grad(sq)(3.0)
+
+
+def test_custom_jvp_second_order_goes_through_the_rule():
+    @custom_jvp
+    def cube(x):
+        return x ** 3
+
+    cube.defjvps(lambda t, ans, x: 3 * x ** 2 * t)
+    assert float(grad(grad(cube))(2.0)) == 12.0
+
+
+def test_custom_jvp_nondiff_argnums():
+    @partial(custom_jvp, nondiff_argnums=(0,))
+    def scale(k, x):
+        return k * x
+
+    @scale.defjvp
+    def scale_jvp(k, primals, tangents):
+        (x,), (x_dot,) = primals, tangents
+        return scale(k, x), k * x_dot
+
+    assert float(grad(lambda x: scale(3.0, x))(1.0)) == 3.0
+
+
+# -- trace and pitfalls --------------------------------------------------------------------------------
+def test_a_custom_vjp_call_is_one_row_with_the_users_name():
+    with gm.trace() as tr:
+        grad(lambda x, y: 3 * f(x, y))(2.0, 3.0)
+    rows = [r for r in tr.backward if r.node == "f"]
+    assert len(rows) == 1 and rows[0].input_names() == ["x", "y"]
+    assert float(np.asarray(rows[0].downstream[0])) == pytest.approx(3 * np.cos(2) * 3, rel=1e-6)
+
+
+def test_a_bwd_that_ignores_g_is_found_in_jaxs_words():
+    @custom_vjp
+    def h(x):
+        return jnp.sin(x)
+
+    h.defvjp(lambda x: (h(x), jnp.cos(x)), lambda cos_x, g: (cos_x,))
+    with gm.trace(check=True) as tr:
+        grad(lambda x: 3 * h(x))(2.0)
+    notes = [p for p in tr.pitfalls if p.kind == "upstream-ignored"]
+    assert len(notes) == 1 and "h's bwd does not multiply by its cotangent g" in notes[0].message
+    assert "jax.lax.stop_gradient" in notes[0].message and "upstream" not in notes[0].message
+
+
+def test_custom_jvp_shows_as_one_row_with_its_transposed_rule():
+    @custom_jvp
+    def log1pexp(x):
+        return jnp.log(1. + jnp.exp(x))
+
+    @log1pexp.defjvp
+    def log1pexp_jvp(primals, tangents):
+        x, = primals
+        x_dot, = tangents
+        return log1pexp(x), (1 - 1 / (1 + jnp.exp(x))) * x_dot
+
+    with gm.trace(check=True) as tr:
+        g = grad(lambda x: 2 * log1pexp(x))(3.0)
+    assert [r.node for r in tr.backward] == ["multiply", "log1pexp"]
+    assert float(g) == pytest.approx(2 / (1 + np.exp(-3.0)), rel=1e-6) and not tr.pitfalls
+
+
+# -- import costs ------------------------------------------------------------------------------------
+def test_importing_the_dialect_imports_no_framework():
+    code = ("import sys, gradmagic.jax, gradmagic.jax.numpy; print(sorted(m for m in ('jax', "
+            "'IPython', 'matplotlib', 'torch', 'tensorflow') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
