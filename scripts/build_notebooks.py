@@ -912,6 +912,164 @@ except AttributeError as e:
 ]
 
 
+NOTEBOOKS["09_from_jax"] = [
+    md("""
+# 9. Coming from JAX
+
+`import gradmagic.jax as jax` and `import gradmagic.jax.numpy as jnp` map what JAX's guide
+*Custom derivative rules for JAX-transformable Python functions* uses onto gradmagic:
+`grad`, `vjp`, `jacrev`, `vmap`, `jit` (which compiles nothing), `custom_vjp` and
+`custom_jvp`. The code runs unchanged but for the import lines, with JAX's semantics
+(float32 unless `jax_enable_x64`, `grad` of a scalar output only), and `%%gradtrace` shows
+each custom rule as one row named after your function, in JAX's words: `g` is the
+cotangent that arrives from the rest of the program, the `upstream` column.
+"""),
+    code("""
+%load_ext gradmagic
+from functools import partial
+import gradmagic.jax as jax
+import gradmagic.jax.numpy as jnp
+from gradmagic.jax import custom_jvp, custom_vjp, grad, vmap
+"""),
+    md("""
+## `custom_jvp`: the guide's `log1pexp`
+
+Written plainly, its gradient at 100 is NaN (`exp(100)` overflows float32):
+"""),
+    code("""
+def log1pexp(x):
+  return jnp.log(1. + jnp.exp(x))
+
+print(grad(log1pexp)(3.), grad(log1pexp)(100.))
+"""),
+    md("""
+The guide's fix gives it a JVP rule. `grad` is reverse mode, so gradmagic, as JAX does,
+transposes the rule: it runs it with the tangent as a watched input and takes the gradient
+with respect to the tangent. The trace shows the call as one row, with the rule's result
+as `downstream`:
+"""),
+    code("""
+@custom_jvp
+def log1pexp(x):
+  return jnp.log(1. + jnp.exp(x))
+
+@log1pexp.defjvp
+def log1pexp_jvp(primals, tangents):
+  x, = primals
+  x_dot, = tangents
+  ans = log1pexp(x)
+  ans_dot = (1 - 1/(1 + jnp.exp(x))) * x_dot
+  return ans, ans_dot
+
+print(grad(log1pexp)(100.))
+"""),
+    code("""
+%%gradtrace
+g = grad(lambda x: 2 * log1pexp(x))(3.)
+"""),
+    md("""
+A rule that is not linear in its tangent cannot be transposed. JAX refuses it; so does
+gradmagic, and it says which rule and why:
+"""),
+    code("""
+@custom_jvp
+def square(x):
+  return x ** 2
+
+@square.defjvp
+def square_jvp(primals, tangents):
+  x, = primals
+  x_dot, = tangents
+  return square(x), 2 * x * x_dot ** 2   # should be 2 * x * x_dot
+
+try:
+  grad(square)(3.)
+except ValueError as e:
+  print(e)
+"""),
+    md("""
+## `custom_vjp`: `f(x, y) = sin(x) * y`
+
+`f_fwd` saves residuals, `f_bwd` receives them and the cotangent `g`:
+"""),
+    code("""
+@custom_vjp
+def f(x, y):
+  return jnp.sin(x) * y
+
+def f_fwd(x, y):
+  return f(x, y), (jnp.cos(x), jnp.sin(x), y)
+
+def f_bwd(res, g):
+  cos_x, sin_x, y = res
+  return (cos_x * g * y, sin_x * g)
+
+f.defvjp(f_fwd, f_bwd)
+"""),
+    code("""
+%%gradtrace
+gx, gy = grad(lambda x, y: 3 * f(x, y), argnums=(0, 1))(2., 3.)
+"""),
+    md("""
+The same function with a `bwd` that forgets `g`: `grad` runs without a word, and
+everything before `f` gets the wrong gradient. `--check` calls `bwd` again with `g`
+doubled and finds it:
+"""),
+    code("""
+@custom_vjp
+def f_forgets(x, y):
+  return jnp.sin(x) * y
+
+def f_forgets_bwd(res, g):
+  cos_x, sin_x, y = res
+  return (cos_x * y, sin_x)
+
+f_forgets.defvjp(lambda x, y: (f_forgets(x, y), (jnp.cos(x), jnp.sin(x), y)), f_forgets_bwd)
+"""),
+    code("""
+%%gradtrace --check
+gx = grad(lambda x, y: 3 * f_forgets(x, y))(2., 3.)
+"""),
+    md("""
+## `nondiff_argnums`: the guide's `clip_gradient`
+
+An identity in the forward pass whose backward clips the cotangent: a deliberate surrogate.
+Mapped over a few points with `vmap`, the gradient of `sin` is clipped to `[-0.75, 0.75]`:
+"""),
+    code("""
+@partial(custom_vjp, nondiff_argnums=(0, 1))
+def clip_gradient(lo, hi, x):
+  return x  # identity function
+
+def clip_gradient_fwd(lo, hi, x):
+  return x, None  # no residual values to save
+
+def clip_gradient_bwd(lo, hi, _, g):
+  return (jnp.clip(g, lo, hi),)
+
+clip_gradient.defvjp(clip_gradient_fwd, clip_gradient_bwd)
+
+def clip_sin(x):
+  x = clip_gradient(-0.75, 0.75, x)
+  return jnp.sin(x)
+
+t = jnp.linspace(0, 10, 5)
+print(vmap(grad(jnp.sin))(t))
+print(vmap(grad(clip_sin))(t))
+"""),
+    md("""
+What is not mapped raises an `AttributeError` that says so: `gradmagic.jax` covers what the
+guide uses, not all of JAX.
+"""),
+    code("""
+try:
+    jax.pmap
+except AttributeError as e:
+    print(e)
+"""),
+]
+
+
 def build(name, cells):
     nb = nbformat.v4.new_notebook()
     nb.cells = cells

@@ -13,8 +13,8 @@ from nbclient.exceptions import CellExecutionError
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
 
 
-def test_there_are_eight_numbered_notebooks():
-    assert [p.name[:3] for p in NOTEBOOKS] == [f"0{i}_" for i in range(1, 9)]
+def test_there_are_nine_numbered_notebooks():
+    assert [p.name[:3] for p in NOTEBOOKS] == [f"0{i}_" for i in range(1, 10)]
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])

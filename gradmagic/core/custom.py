@@ -233,6 +233,7 @@ class CustomGradientFunction:
     """A function whose gradient is the ``grad_fn`` it returns (see ``custom_gradient``)."""
 
     call_type = CustomCall  # what a call records (a dialect's subclass speaks its words)
+    label = "grad_fn(upstream)"  # how the trace writes the call's local derivative
 
     def __init__(self, f):
         functools.update_wrapper(self, f)
@@ -254,7 +255,7 @@ class CustomGradientFunction:
         self._prim = Primitive(self._name)
         self._prim.vjps = _custom_vjp
         self._prim.joint = True
-        self._prim.labels = ("grad_fn(upstream)",)
+        self._prim.labels = (self.label,)
 
     def __get__(self, obj, objtype=None):
         if obj is None:

@@ -45,19 +45,26 @@ class JaxCall(CustomCall):
     words = WORDS
 
 
-class Recorded(CustomGradientFunction):
-    """The body that ``custom_vjp``/``custom_jvp`` record: ``(outputs, gradient function)``."""
+class RecordedVJP(CustomGradientFunction):
+    """The body that ``custom_vjp`` records: ``(outputs, gradient function)``."""
 
     call_type = JaxCall
+    label = "bwd(res, g)"
 
 
-def _named(body, fun):
+class RecordedJVP(RecordedVJP):
+    """The body that ``custom_jvp`` records: its gradient is the rule, transposed."""
+
+    label = "jvp rule, transposed"
+
+
+def _named(body, fun, kind):
     body.__name__ = body.__qualname__ = getattr(fun, "__name__", "f")
     try:
         body.__signature__ = inspect.signature(fun)
     except (TypeError, ValueError):
         pass
-    return Recorded(body)
+    return kind(body)
 
 
 def _bind(fun, args, kwargs):
@@ -119,7 +126,7 @@ class custom_vjp:  # noqa: N801  (JAX's name)
                                     f"differentiable argument of {name}, but got {got}.")
                 return _per_leaf(args, nondiff, cts)
             return out, grad_fn
-        self.recorded = _named(body, self.fun)
+        self.recorded = _named(body, self.fun, RecordedVJP)
 
     def __call__(self, *args, **kwargs):
         args = _bind(self.fun, args, kwargs)
@@ -144,7 +151,7 @@ class custom_jvp:  # noqa: N801  (JAX's name)
 
     def defjvp(self, jvp, symbolic_zeros=False):
         self.jvp = jvp
-        self.recorded = _named(lambda *args: self._body(*args), self.fun)
+        self.recorded = _named(lambda *args: self._body(*args), self.fun, RecordedJVP)
         return jvp
 
     def defjvps(self, *jvps):
