@@ -113,10 +113,17 @@ class Node:
     def __init__(self, prim, args, vals, params, outs):
         self.prim, self.args, self.vals, self.params = prim, args, vals, params
         self.outs = tuple([weakref.ref(o) for o in outs])
-        self.metas = tuple([(o.value.shape, o.value.dtype, type(o)) for o in outs])
-        self.versions = tuple([a.version if isinstance(a, Tensor) else None for a in args])
-        self.sources = tuple([a.grad_fn if isinstance(a, Tensor) else None for a in args])
         self.out_versions = tuple([o.version for o in outs])
+        # what an output nobody holds any more looks like (only an op with several outputs
+        # can be walked without one of them: a single output is held by what reached it)
+        self.metas = tuple([(o.value.shape, o.value.dtype, type(o)) for o in outs]) if (
+            len(outs) > 1 or prim.joint) else None
+        versions, sources = [], []
+        for a in args:
+            ours = isinstance(a, Tensor)
+            versions.append(a.version if ours else None)
+            sources.append(a.grad_fn if ours else None)
+        self.versions, self.sources = tuple(versions), tuple(sources)
         self.kept = {}  # output index -> its value, once an in-place op replaced it
         self.serial = next(_serials)
         self.level = LEVEL.get()  # the order of the backward pass that recorded it (0: none)
@@ -315,6 +322,25 @@ class Walk:
         return self.standins[key]
 
     def _entry(self, node):
+        """The engine's entry for ``node``: its tensors as they were when it ran."""
+        ids = self.ids
+        for a, v, source in zip(node.args, node.versions, node.sources):
+            if v is not None and a.version != v:
+                return self._entry_changed(node)  # something changed in place since
+        for a, v, source in zip(node.args, node.versions, node.sources):
+            if v is not None and (source is not None or a.leaf_requires_grad):
+                ids.add(id(a))
+        outs = []
+        for ref, v in zip(node.outs, node.out_versions):
+            o = ref()
+            if o is None or o.version != v:  # gone, or changed in place since
+                return self._entry_changed(node)
+            outs.append(o)
+        ids.update([id(o) for o in outs])
+        return (node.prim, node.args, node.vals, tuple(outs) if node.prim.joint else outs[0],
+                node.params)
+
+    def _entry_changed(self, node):
         args = []
         for a, v, val, source in zip(node.args, node.versions, node.vals, node.sources):
             if isinstance(a, Tensor):
@@ -323,9 +349,10 @@ class Walk:
                     self.ids.add(id(a))
             args.append(a)
         outs = []
-        for i, (ref, (shape, dtype, cls), v) in enumerate(zip(node.outs, node.metas, node.out_versions)):
+        for i, (ref, v) in enumerate(zip(node.outs, node.out_versions)):
             o = ref()
             if o is None:  # an output nobody holds (so no gradient reaches it)
+                shape, dtype, cls = node.metas[i]
                 o = cls.__new__(cls)
                 o.value = np.zeros(shape, dtype)
             else:
