@@ -97,11 +97,14 @@ def apply(prim, *args, **params):
     vals = tuple([b.value if isinstance(b, Tensor) else b for b in args])
     if all(v is b for v, b in zip(vals, args)):
         return prim.impl(common_xp(args))(*args, **params)
-    out = _new(result_class(args))
+    cls = result_class(args)
+    out = _new(cls)
     out.value = prim.impl(common_xp(vals))(*vals, **params)
     tapes = TAPES.get()
     if tapes and prim.vjps is not None:
         record(tapes, prim, args, vals, out, params)
+    if cls.made is not None and prim.vjps is not None:
+        cls.made(prim, args, vals, out, params)
     return out
 
 
@@ -112,11 +115,14 @@ def unary(prim, a, params=NO_PARAMS):
     va = a.value
     xp = MODULES.get(type(va)) or xp_of(va)
     f = prim.np if xp is np else prim.impl(xp)
-    out = _new(Tensor if type(a) is Tensor else a.result_class)
+    cls = Tensor if type(a) is Tensor else a.result_class
+    out = _new(cls)
     out.value = f(va, **params) if params else f(va)
     tapes = TAPES.get()
     if tapes and prim.vjps is not None:
         record(tapes, prim, (a,), (va,), out, params)
+    if cls is not Tensor and cls.made is not None and prim.vjps is not None:
+        cls.made(prim, (a,), (va,), out, params)
     return out
 
 
@@ -145,12 +151,15 @@ def binary(prim, a, b, params=NO_PARAMS):
     tapes = TAPES.get()
     if tapes and prim.vjps is not None:
         record(tapes, prim, (a, b), (va, vb), out, params)
+    if cls is not Tensor and cls.made is not None and prim.vjps is not None:
+        cls.made(prim, (a, b), (va, vb), out, params)
     return out
 
 
 def result_class(args):
     """The class of an op's result: a Tensor, unless an argument's class says otherwise
-    (a dialect's tensors, ``gradmagic.torch``'s, give results of their own class)."""
+    (a dialect's tensors, ``gradmagic.torch``'s, give results of their own class, and that
+    class's ``made`` hook, when it has one, hears each differentiable op that makes one)."""
     for a in args:
         if isinstance(a, Tensor) and a.result_class is not Tensor:
             return a.result_class

@@ -103,7 +103,9 @@ class Tensor:
 
 
 Tensor.result_class = Tensor  # an op on Tensors gives a Tensor (a Variable's too); a dialect's
-# subclass sets its own, so that results stay in its vocabulary
+# subclass sets its own, so that results stay in its vocabulary, and may set ``made``, a hook
+# called as made(prim, args, vals, out, params) by each differentiable op that makes one
+Tensor.made = None
 
 
 class Variable(Tensor):

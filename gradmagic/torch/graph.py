@@ -2,10 +2,10 @@
 walk of ``backward`` and ``autograd.grad``.
 
 PyTorch records an op when one of its inputs requires a gradient and keeps the graph on
-the tensors (``grad_fn``), so it lives as long as they do. Here every op of the torch
-namespace runs with ``RECORDER`` on the engine's stack (``recorded``): it hears each
-primitive and, when an input requires grad, gives the output a ``Node``: the engine's own
-entry (primitive, arguments, their values, parameters) less the output, which holds it.
+the tensors (``grad_fn``), so it lives as long as they do. Here the engine tells the torch
+tensor class of each op that makes one of its tensors (``made``) and, when an input
+requires grad, the output gets a ``Node``: the engine's own entry (primitive, arguments,
+their values, parameters) less the output, which holds it.
 ``run_backward`` gathers the nodes the roots depend on, sorts them by creation (their
 execution order) and hands them to ``core.backward.backward``: the walk, the rule table
 and the listeners (a trace) of ``GradientTape``.
@@ -28,7 +28,7 @@ import numpy as np
 from ..core import ops
 from ..core.backward import backward as walk_back
 from ..core.backward import ones
-from ..core.context import LEVEL, TAPES, Listener, at_level, listeners
+from ..core.context import LEVEL, at_level, listeners
 from ..core.tape import TapeView
 from ..core.tensor import Tensor as CoreTensor
 
@@ -148,44 +148,14 @@ class Node:
         return f"<{self.name()}>"
 
 
-class Recorder(Listener):
-    """On the engine's stack while a torch op runs: gives each output whose inputs require
-    grad its ``Node``."""
-
-    records = True  # the engine runs rules on Tensors while it is there (create_graph)
-
-    def on_op(self, prim, args, vals, out, params):
-        if not GRAD.get():
-            return
+def made(prim, args, vals, out, params):
+    """``Tensor.made``, called by the engine for each differentiable op that makes a torch
+    tensor: when grad mode is on and an input requires grad, ``out`` gets its ``Node``."""
+    if GRAD.get() and out.value.dtype.kind in "fc":
         for a in args:
-            if isinstance(a, Tensor) and a.requires_grad:
-                if isinstance(out, Tensor) and out.value.dtype.kind in "fc":
-                    out.grad_fn = Node(prim, args, vals, params, (out,))
+            if isinstance(a, Tensor) and (a.grad_fn is not None or a.leaf_requires_grad):
+                out.grad_fn = Node(prim, args, vals, params, (out,))
                 return
-
-    def follows(self, tensor) -> bool:
-        return isinstance(tensor, Tensor) and tensor.requires_grad
-
-    def watched_variables(self):
-        return ()
-
-
-RECORDER = Recorder()
-
-
-def recorded(fn):
-    """``fn`` run with the recorder on the engine's stack when grad mode is on."""
-    @functools.wraps(fn)
-    def run(*args, **kwargs):
-        tapes = TAPES.get()
-        if not GRAD.get() or RECORDER in tapes:
-            return fn(*args, **kwargs)
-        token = TAPES.set(tapes + (RECORDER,))
-        try:
-            return fn(*args, **kwargs)
-        finally:
-            TAPES.reset(token)
-    return run
 
 
 class Tensor(CoreTensor):
@@ -201,6 +171,7 @@ class Tensor(CoreTensor):
     base = None  # the tensor a `.data` or `.detach()` alias writes through to
 
     __hash__ = object.__hash__  # by identity, as torch.Tensor
+    made = staticmethod(made)  # the engine tells the class of each op that makes one
 
     @property
     def requires_grad(self) -> bool:
@@ -366,13 +337,7 @@ class Walk:
         """{id: gradient} for the ids in ``want``; the listeners hear every step."""
         hooks = listeners()
         with at_level(self.order), set_grad_enabled(create_graph):
-            if create_graph:
-                token = TAPES.set(TAPES.get() + (RECORDER,))
-                try:
-                    return walk_back(self.entries, self.ids, seeds, want, True, hooks)
-                finally:
-                    TAPES.reset(token)
-            return walk_back(self.entries, self.ids, seeds, want, False, hooks)
+            return walk_back(self.entries, self.ids, seeds, want, create_graph, hooks)
 
     def tell(self, roots, sources, grads):
         """The listeners hear the end of the walk, as after ``tape.gradient``."""

@@ -1,7 +1,7 @@
 """``torch.Tensor``'s methods, each a map onto gradmagic's ops (through NumPy's names).
 
-Every method and operator runs with the autograd recorder on the engine's stack
-(``graph.recorded``), so an op on a tensor that requires grad gets its ``grad_fn``. Views
+Every method is an op (or a few): the engine tells the class of each op that makes a torch
+tensor, so an op on a tensor that requires grad gets its ``grad_fn`` (``graph.made``). Views
 (``view``, ``t()``, basic indexing ...) remember their base: an in-place op on one is
 refused, since gradmagic's tensors do not share memory as PyTorch's do.
 """
@@ -15,7 +15,7 @@ import numpy as np
 from ..core import ops
 from ..core.tensor import Tensor as CoreTensor
 from ..core.tensor import to_array
-from .graph import GRAD, as_tensor_of, backward, no_grad, recorded
+from .graph import GRAD, as_tensor_of, backward, no_grad
 from .graph import Tensor as GraphTensor
 from .values import (DEFAULT_FLOAT, DEFAULT_INT, Device, Size, SizeMethod, check_device,
                      format_tensor, generator_of)
@@ -509,21 +509,6 @@ class Tensor(GraphTensor):
 
 
 Tensor.result_class = Tensor
-
-_OPERATORS = ["add", "sub", "mul", "truediv", "pow", "matmul", "floordiv", "mod", "and", "or"]
-_WRAPPED = ([f"__{n}__" for n in _OPERATORS] + [f"__r{n}__" for n in _OPERATORS]
-            + ["__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__xor__", "__neg__",
-               "__abs__", "__invert__", "__array_ufunc__", "__array_function__"])
-for _name in _WRAPPED:
-    setattr(Tensor, _name, recorded(getattr(CoreTensor, _name)))
-for _name, _f in list(vars(Tensor).items()):
-    if callable(_f) and not isinstance(_f, type) and not _name.startswith("__") and _name not in (
-            "backward", "detach"):
-        setattr(Tensor, _name, recorded(_f))
-for _name in ("__getitem__", "__setitem__", "__iadd__", "__isub__", "__imul__", "__itruediv__"):
-    setattr(Tensor, _name, recorded(vars(Tensor)[_name]))
-for _name in ("T", "mT"):
-    setattr(Tensor, _name, property(recorded(vars(Tensor)[_name].fget)))
 
 
 def make(value, dtype=None, requires_grad=False, device=None, fn="torch.tensor", copy=True):

@@ -1,41 +1,33 @@
 """``torch.nn.functional``: the activations PyTorch's tutorials use, on gradmagic's ops."""
 
 from ...core import ops
-from ..graph import recorded
 
 
-@recorded
 def relu(input, inplace=False):
     return ops.where(input > 0, input, 0)  # gradient 0 at 0, as PyTorch's
 
 
-@recorded
 def sigmoid(input):
     return ops.sigmoid(input)
 
 
-@recorded
 def tanh(input):
     return input.tanh()
 
 
-@recorded
 def softplus(input, beta=1.0, threshold=20.0):
     scaled = input * beta
     return ops.where(scaled > threshold, input, ops.softplus(scaled) / beta)
 
 
-@recorded
 def softmax(input, dim=None, dtype=None):
     return input.softmax(-1 if dim is None else dim)
 
 
-@recorded
 def log_softmax(input, dim=None, dtype=None):
     return input.log_softmax(-1 if dim is None else dim)
 
 
-@recorded
 def mse_loss(input, target, reduction="mean"):
     d = (input - target) ** 2
     return d.mean() if reduction == "mean" else d.sum() if reduction == "sum" else d
