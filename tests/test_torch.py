@@ -653,3 +653,11 @@ def test_no_warning_from_plain_use():
         x = torch.tensor([1.0, 2.0], requires_grad=True)
         (x.exp() * 2).sum().backward()
         assert x.grad is not None
+
+
+def test_numpy_functions_on_torch_tensors_record_too():
+    x = torch.tensor([0.5, 1.0], dtype=torch.double, requires_grad=True)
+    y = np.sum(np.exp(x) * np.sin(x))
+    assert isinstance(y, torch.Tensor) and y.grad_fn is not None
+    y.backward()
+    np.testing.assert_allclose(x.grad.numpy(), np.exp([0.5, 1.0]) * (np.sin([0.5, 1.0]) + np.cos([0.5, 1.0])))
