@@ -12,7 +12,7 @@ TensorFlow-eager semantics.
 The package in layers, each importing only those below it: ``core/`` (the engine),
 ``debug/`` (traces, pitfalls and ``check_grad``, listening to the engine), ``render/``
 (text, HTML and pictures of a trace's rows), and the faces on top (``tf``, ``magics``,
-``kernel``, ``kernelspec``, ``__main__``).
+``torch``, ``jax``, ``kernel``, ``kernelspec``, ``__main__``).
 """
 
 import warnings as _warnings
@@ -36,9 +36,9 @@ __version__ = "0.1.0"
 
 
 def __getattr__(name):
-    if name == "tf":  # gm.tf: the TensorFlow-shaped namespace, imported when first used
+    if name in ("tf", "torch", "jax"):  # the dialects, imported when first used
         import importlib
-        return importlib.import_module("gradmagic.tf")
+        return importlib.import_module(f"gradmagic.{name}")
     raise AttributeError(f"module 'gradmagic' has no attribute {name!r}")
 
 
@@ -59,5 +59,5 @@ __all__ = [
     "sigmoid", "softplus", "logsumexp",
     "trace", "Trace", "scope", "traced",
     "set_backend", "get_backend", "backend_status", "BackendStatus",
-    "GradmagicError", "NoGradientError", "BackendError", "tf",
+    "GradmagicError", "NoGradientError", "BackendError", "tf", "torch", "jax",
 ]
