@@ -11,8 +11,8 @@ TensorFlow-eager semantics.
 
 The package in layers, each importing only those below it: ``core/`` (the engine),
 ``debug/`` (traces, pitfalls and ``check_grad``, listening to the engine), ``render/``
-(text, HTML and pictures of a trace's rows), and the faces on top (``tf``, ``magics``,
-``torch``, ``jax``, ``kernel``, ``kernelspec``, ``__main__``).
+(text, HTML and pictures of a trace's rows), and the faces on top: the dialects ``tf``,
+``torch`` and ``jax``, then ``magics``, ``kernel``, ``kernelspec`` and ``__main__``.
 """
 
 import warnings as _warnings

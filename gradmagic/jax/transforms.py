@@ -17,6 +17,7 @@ from ..core.context import stack
 from ..core.tape import GradientTape
 from ..core.tensor import Tensor
 from .array import Array, asarray
+from .custom import FORWARD
 from .tree_util import tree_flatten, tree_map, tree_unflatten
 
 
@@ -189,8 +190,11 @@ def jvp(fun, primals, tangents, has_aux=False):
                         f"{len(primals)} and {len(tangents)}")
     primals = [tree_map(asarray, p) for p in primals]
     tangents = [tree_map(asarray, t) for t in tangents]
-    out, tangent_out = engine_jvp(fun, tuple(primals), tuple(tangents), has_aux=has_aux)
-    return out, tangent_out
+    token = FORWARD.set(True)  # a custom_vjp function refuses forward mode, as in JAX
+    try:
+        return engine_jvp(fun, tuple(primals), tuple(tangents), has_aux=has_aux)
+    finally:
+        FORWARD.reset(token)
 
 
 def jacfwd(fun, argnums=0, has_aux=False, holomorphic=False):
