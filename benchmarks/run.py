@@ -341,6 +341,13 @@ def run(rounds=20, only=None, log=None):
                 + ["—"] * len(W.PEERS)
                 + [f"within {limit:g}x of untraced gradmagic",
                    f"{_met(ratio <= limit)} ({ratio:.3f}x untraced)"])
+        if "gradmagic torch" in t:  # the same program written as a PyTorch Function
+            extra = (t.median("gradmagic torch") - t.median("gradmagic")) * wl.scale / 3
+            traced_rows.append(
+                [f"gradmagic.torch: {wl.name}", cells[0], _cell(t, "gradmagic torch", wl)]
+                + ["—"] * len(W.PEERS)
+                + ["at most 5 µs per Function call over gm.custom_gradient's",
+                   f"{_met(extra <= 5)} ({extra:+.1f} µs per call)"])
         if any(name in t for name in BOUNDS):
             bound_rows.append([wl.name, cells[0], cells[1]]
                               + [_cell(t, name, wl) if name in t else "—" for name in BOUNDS]
@@ -389,7 +396,9 @@ def run(rounds=20, only=None, log=None):
         "contender with its own mechanism (gm.custom_gradient, autograd's @primitive + defvjp, "
         "torch.autograd.Function; the floor skips grad_fn's product with the sum's upstream 1); ms.",
         "W5: the seed's foo(foo(foo(x))) at x = 2, foo(x) = x**2 with the custom gradient "
-        "upstream * 2 * x: 256 and 1024; µs per call (tape, three calls and the gradient).",
+        "upstream * 2 * x: 256 and 1024; µs per call (tape, three calls and the gradient). Its "
+        "gradmagic.torch row runs the same foo as a torch.autograd.Function (three apply calls and "
+        "backward()) on gradmagic.torch: the target is what the dialect adds per call.",
         "W6: a Hessian-vector product of sum(tanh(x)**3) on 1e5 float64 by nested differentiation "
         "(nested tapes; autograd's grad of grad . v; PyTorch's double backward; the floor is the "
         "closed form 6 t s (s - t^2) v, t = tanh x, s = 1 - t^2); ms.",
