@@ -155,6 +155,11 @@ def test_tree_util_flattens_as_jax_does():
     assert jax.tree_util.tree_map(lambda x, y: x + y, (1, [2]), (10, [20])) == (11, [22])
 
 
+def test_complex_numbers_are_refused_as_out_of_scope():
+    with pytest.raises(NotImplementedError, match="complex numbers are out of scope"):
+        jnp.array([1 + 2j])
+
+
 def test_unmapped_names_say_what_is_covered():
     with pytest.raises(AttributeError, match="jax.pmap does not exist.*out of scope: pmap"):
         jax.pmap  # noqa: B018
@@ -272,6 +277,20 @@ def test_a_bwd_that_ignores_g_is_found_in_jaxs_words():
     notes = [p for p in tr.pitfalls if p.kind == "upstream-ignored"]
     assert len(notes) == 1 and "h's bwd does not multiply by its cotangent g" in notes[0].message
     assert "jax.lax.stop_gradient" in notes[0].message and "upstream" not in notes[0].message
+
+
+def test_a_bwd_that_disagrees_with_its_function_is_found():
+    @custom_vjp
+    def h(x, y):
+        return jnp.sin(x) * y
+
+    h.defvjp(lambda x, y: (h(x, y), (jnp.cos(x), jnp.sin(x), y)),
+             lambda res, g: (-res[0] * g * res[2], res[1] * g))  # the sign of x's is wrong
+    with gm.trace(check=True) as tr:
+        grad(lambda x, y: 3 * h(x, y))(2.0, 3.0)
+    notes = [p for p in tr.pitfalls if p.kind == "wrong-derivative"]
+    assert len(notes) == 1 and "h's custom gradient disagrees" in notes[0].message
+    assert "for x (at x=2)" in notes[0].message and "bwd passed" in notes[0].message
 
 
 def test_custom_jvp_shows_as_one_row_with_its_transposed_rule():

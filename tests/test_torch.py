@@ -371,6 +371,11 @@ def test_cuda_is_refused_with_the_way_to_a_gpu():
         torch.device("cuda:0")
 
 
+def test_complex_dtypes_are_refused_as_out_of_scope():
+    with pytest.raises(NotImplementedError, match="complex dtypes are out of scope"):
+        torch.tensor([1 + 2j])
+
+
 def test_an_unmapped_name_says_what_is_covered():
     with pytest.raises(AttributeError, match="torch.compile does not exist.*out of scope"):
         torch.compile  # noqa: B018

@@ -111,6 +111,10 @@ def asarray(value, dtype=None):
     if dtype is None and isinstance(value, (bool, int, float, complex)) and host.dtype.kind == "f":
         host = host.astype(np.float32 if not config.jax_enable_x64 else np.float64)
     host = host.astype(canonical(host.dtype), copy=False)
+    if host.dtype.kind == "c":
+        raise NotImplementedError("complex numbers are out of scope in gradmagic.jax (gradmagic "
+                                  "differentiates real values): pass the real and imaginary parts "
+                                  "as two real arrays")
     out = Array.__new__(Array)
     out.value = host
     return out

@@ -521,6 +521,10 @@ def make(value, dtype=None, requires_grad=False, device=None, fn="torch.tensor",
         dtype = {"f": DEFAULT_FLOAT, "i": DEFAULT_INT, "u": DEFAULT_INT}.get(host.dtype.kind, host.dtype)
     t = Tensor.__new__(Tensor)
     t.value = to_array(value, dtype, fn, "data", copy=copy)
+    if t.value.dtype.kind == "c":
+        raise NotImplementedError(f"{fn}: complex dtypes are out of scope in gradmagic.torch "
+                                  "(gradmagic differentiates real values): pass the real and "
+                                  "imaginary parts as two real tensors")
     if requires_grad:
         t.requires_grad = True
     return t
