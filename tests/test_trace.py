@@ -2,6 +2,7 @@
 and the text rendering and terminal face built on it."""
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -246,6 +247,53 @@ def test_mimebundle_has_plain_text_and_html():
     assert bundle["text/plain"] == tr.to_text() and "<table" in bundle["text/html"]
 
 
+# -- text width ----------------------------------------------------------------------------------
+def nan_trace():
+    x = gm.constant(100.0)
+    with gm.trace() as tr:
+        with gm.GradientTape() as tape:
+            tape.watch(x)
+            y = np.log(1 + np.exp(x))
+        tape.gradient(y, x)
+    return tr
+
+
+@pytest.mark.parametrize("width", [80, 60, 100])
+def test_text_notes_wrap_to_the_width_between_words(width):
+    tr = nan_trace()
+    (pitfall,) = tr.pitfalls
+    lines = tr.to_text(width).splitlines()
+    start = next(k for k, line in enumerate(lines) if line.startswith("       ! nan-origin: "))
+    note = [lines[start]]
+    for line in lines[start + 1:]:
+        if not line.startswith("         "):
+            break
+        note.append(line)
+    assert len(note) > 3 and max(len(line) for line in note) <= width
+    assert max(len(line) for line in note) > width - 15  # filled, not wrapped short
+    # every word whole: the words of the lines are the words of the message, in order
+    assert " ".join(" ".join(note).split()) == "! nan-origin: " + " ".join(pitfall.message.split())
+
+
+def test_text_width_is_the_terminals_or_fixed_where_output_is_captured():
+    tr = nan_trace()
+    assert str(tr) == tr.to_text(100)  # pytest captures stdout: as in a notebook's kernel
+    assert tr._repr_mimebundle_()["text/plain"] == tr.to_text(100)
+    code = ("import numpy as np, gradmagic as gm\n"
+            "x = gm.constant(100.0)\n"
+            "with gm.trace() as tr:\n"
+            "    with gm.GradientTape() as tape:\n"
+            "        tape.watch(x)\n"
+            "        y = np.log(1 + np.exp(x))\n"
+            "    tape.gradient(y, x)\n"
+            "print(tr)\n")
+    for columns in ("72", "120"):
+        proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                              env={**os.environ, "COLUMNS": columns})
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stdout == tr.to_text(int(columns)) + "\n"
+
+
 # -- state --------------------------------------------------------------------------------------------
 def test_no_trace_left_active_after_an_exception():
     x = gm.constant(1.0)
@@ -318,7 +366,7 @@ def test_trace_missing_script_is_an_error(tmp_path):
     assert proc.returncode != 0 and "nope.py" in proc.stderr
 
 
-def test_trace_script_options_after_the_script_and_its_own_arguments(tmp_path):
+def test_trace_script_options_before_the_script_and_its_own_arguments_after(tmp_path):
     script = tmp_path / "s.py"
     script.write_text("import sys, numpy as np, gradmagic as gm\n"
                       "print('argv', sys.argv[1:])\n"
@@ -330,13 +378,14 @@ def test_trace_script_options_after_the_script_and_its_own_arguments(tmp_path):
                       "if 'fail' in sys.argv: raise ValueError('boom')\n"
                       "if 'leave' in sys.argv: sys.exit(3)\n")
     page = tmp_path / "t.html"
-    proc = run_cli("trace", str(script), "--ops", "--html", str(page), "keep")
-    assert proc.returncode == 0 and "argv ['keep']" in proc.stdout and page.exists()
+    proc = run_cli("trace", "--ops", "--html", str(page), str(script), "keep", "-v")
+    assert proc.returncode == 0 and "argv ['keep', '-v']" in proc.stdout and page.exists()
+    assert proc.stderr == ""
     proc = run_cli("trace", str(script), "fail")
     assert proc.returncode == 1 and "d(loss)/d(x) = [2, 4]" in proc.stdout
     assert proc.stderr.strip().endswith("ValueError: boom")
     assert run_cli("trace", str(script), "leave").returncode == 3
-    proc = run_cli("trace", str(script), "--max-rows", "1")
+    proc = run_cli("trace", "--max-rows", "1", str(script))
     assert proc.returncode == 2 and "expected an int of at least 2, got '1'" in proc.stderr
     # every option of gm.trace is gradmagic's, not the script's (debug/options.py)
     proc = run_cli("trace", "--ops", "--check", "--max-rows", "2", "--precision", "2", str(script))
