@@ -138,6 +138,38 @@ def test_trace_an_unknown_option_before_the_script_is_a_usage_error(tmp_path, wo
     assert f"error: unrecognized arguments: {word}{hint}; gradmagic's options are --ops" in proc.stderr
 
 
+# -- the traceback of a script that raises ---------------------------------------------------
+WRONG_SHAPE = """\
+import numpy as np
+import gradmagic as gm
+total = gm.custom_gradient(lambda x: (np.sum(x), lambda up: up))  # up * np.ones_like(x)
+x = gm.constant(np.array([1.0, 2.0, 3.0]))
+with gm.GradientTape() as tape:
+    tape.watch(x)
+    y = total(x)
+tape.gradient(y, x)
+"""
+
+
+@pytest.mark.parametrize("full", [False, True], ids=["users", "full"])
+def test_trace_traceback_leaves_out_gradmagics_frames_unless_asked(tmp_path, full):
+    script = tmp_path / "shape.py"
+    script.write_text(WRONG_SHAPE)
+    env = {**os.environ, "GRADMAGIC_TRACEBACK": "full" if full else ""}
+    proc = subprocess.run([sys.executable, "-m", "gradmagic", "trace", str(script)], capture_output=True,
+                          text=True, cwd=ROOT, env=env)
+    assert proc.returncode == 1 and "! contract: GradientValueError" in proc.stdout
+    lines = proc.stderr.splitlines()
+    assert lines[0] == "Traceback (most recent call last):"
+    assert lines[-1].startswith("gradmagic.errors.GradientValueError: custom_gradient(<lambda>)")
+    files = [line.split('"')[1] for line in lines if line.startswith('  File "')]
+    inside = [f for f in files if os.sep + "gradmagic" + os.sep in f]
+    if full:
+        assert any(f.endswith("__main__.py") for f in inside) and any(f.endswith("tape.py") for f in inside)
+    else:
+        assert files == [str(script)] and inside == []
+
+
 # -- text to the terminal's width ------------------------------------------------------------
 def test_demo_fits_an_80_column_terminal():
     proc = subprocess.run([sys.executable, "-m", "gradmagic", "demo"], capture_output=True, text=True,
