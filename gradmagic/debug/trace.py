@@ -97,6 +97,7 @@ class Trace(Naming, Listener):
         self._close_groups()
         self._flush_fold()
         self.name_from_frame(sys._getframe(1))
+        self.close_names()
         if self.check:  # the checks that call user code again run now, as the block ends
             self._detect()
         return False
