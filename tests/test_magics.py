@@ -22,7 +22,7 @@ from gradmagic import _backend  # noqa: E402
 from gradmagic.errors import BackendError, GradientValueError  # noqa: E402
 from gradmagic.core.context import stack  # noqa: E402
 
-from _seed import SEED, SEED_ROW, has_tokens  # noqa: E402
+from _seed import SEED, SEED_ROW, WRONG_SHAPE, WRONG_SHAPE_LINE, has_tokens  # noqa: E402
 
 RAISES = """\
 import gradmagic as gm
@@ -279,20 +279,6 @@ def test_raising_cell_traceback_is_the_users_code_not_the_magic(shell):
     assert "magics.py" not in traceback and "run_cell_magic" not in traceback
 
 
-WRONG_SHAPE = """\
-import numpy as np
-import gradmagic as gm
-
-@gm.custom_gradient
-def total(x):
-    return np.sum(x), lambda up: up                   # should be up * np.ones_like(x)
-
-x = gm.constant(np.array([1.0, 2.0, 3.0]))
-with gm.GradientTape() as tape:
-    tape.watch(x)
-    y = total(x)
-tape.gradient(y, x)
-"""
 GRADMAGIC_FRAME = re.compile(r"^File .*[/\\]gradmagic[/\\]\S+\.py:\d+", re.M)
 
 
@@ -316,8 +302,8 @@ def test_raising_cell_traceback_hides_gradmagics_frames(shell):
     result, out = numbered_run(shell, "%%gradtrace\n" + WRONG_SHAPE)
     traceback = out[out.index("Traceback"):]
     assert isinstance(result.error_in_exec, GradientValueError)
-    assert f"Cell In[{result.execution_count}], line 12" in traceback
-    assert "---> 12 tape.gradient(y, x)" in traceback
+    assert f"Cell In[{result.execution_count}], line {WRONG_SHAPE_LINE}" in traceback
+    assert f"---> {WRONG_SHAPE_LINE} tape.gradient(y, x)" in traceback
     assert GRADMAGIC_FRAME.search(traceback) is None, traceback
     assert traceback.rstrip().endswith("a gradient must have its input's shape (sum over the broadcast "
                                        "axes, or reshape)")
@@ -328,7 +314,8 @@ def test_raising_cell_traceback_keeps_the_users_frames_inside_the_engine(shell):
     result, out = numbered_run(shell, "%%gradtrace\n" + cell)
     traceback = out[out.index("Traceback"):]
     assert isinstance(result.error_in_exec, IndexError)
-    assert "---> 12 tape.gradient(y, x)" in traceback and "return np.sum(x), lambda up: up[5]" in traceback
+    assert f"---> {WRONG_SHAPE_LINE} tape.gradient(y, x)" in traceback
+    assert "return np.sum(x), lambda up: up[5]" in traceback
     assert GRADMAGIC_FRAME.search(traceback) is None, traceback
 
 
@@ -349,7 +336,7 @@ def test_line_traceback_hides_gradmagics_frames(shell):
     result, out = numbered_run(shell, cell)
     traceback = out[out.index("Traceback"):]
     assert isinstance(result.error_in_exec, GradientValueError)
-    assert f"Cell In[{result.execution_count}], line 12" in traceback
+    assert f"Cell In[{result.execution_count}], line {WRONG_SHAPE_LINE}" in traceback
     assert GRADMAGIC_FRAME.search(traceback) is None, traceback
 
 

@@ -6,8 +6,9 @@ that is short and no other value of the trace reads the same; else by a number, 
 ``t2`` ..., that is none of the user's names. An op's parameter names (``x``, ``y``) are
 never used: they would clash with the user's names and with the columns of the table.
 
-Once the traced block has ended, the first name asked for names every value of the rows
-in row order (``_walk``), so the text, the HTML and the picture number them alike.
+Once the traced block has ended, the first name asked for names what the rows show, in
+row order (``_walk``), so the text, the HTML and the picture number values alike; the
+forward row that made a numbered value shows its number (``output_names``).
 """
 
 import sys
@@ -140,8 +141,9 @@ class Naming:
         return self._in_use
 
     def _walk(self):
-        """Name the values of the rows in row order: inputs first, then each forward row's
-        outputs after what produced them (or by a number)."""
+        """Name what the rows show, in row order: each row's inputs, a forward row's
+        outputs as code (a value that has no such name is numbered where a row first
+        shows it), a gradient's targets."""
         if not self._closed or self._walked:
             return
         rows = self.rows()  # may run the detectors first, whose names walk the rows
@@ -153,18 +155,16 @@ class Naming:
         for row in rows:  # a Variable's own name, too, is the user's
             taken.update(filter(None, map(self.known_name, (*row.inputs, *row.outputs))))
         for row in rows:
-            for v in row.inputs:
-                self.name_of(v)
+            self.input_names(row)
             for k, v in enumerate(row.outputs):
-                if not isinstance(v, Tensor) or self.known_name(v) or id(v) in self._auto \
-                        or id(v) in self._derived:
-                    continue
-                text = self._expression(row, k) if row.section == "forward" else None
-                if text is None or text in taken:
-                    self._number(v)
-                else:
-                    self._derived[id(v)] = text
-                    taken.add(text)
+                if row.section == "gradient":
+                    self.name_of(v)
+                elif (row.section == "forward" and isinstance(v, Tensor) and self.known_name(v) is None
+                      and id(v) not in self._auto and id(v) not in self._derived):
+                    text = self._expression(row, k)
+                    if text is not None and text not in taken:
+                        self._derived[id(v)] = text
+                        taken.add(text)
 
     def _expression(self, row, k):
         """How output ``k`` of forward row ``row`` reads as code, or None when it would be
