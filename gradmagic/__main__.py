@@ -153,7 +153,7 @@ def _script_arguments(argv, args, flags):
     after SCRIPT is dropped)."""
     rest = list(args.args)
     start = len(argv) - len(rest)
-    quiet = start > 0 and argv[start - 1] == "--" and start > 1 and argv[start - 2] == args.script
+    quiet = start > 1 and argv[start - 2:start] == [args.script, "--"]  # argparse took the --
     if rest[:1] == ["--"]:
         rest, quiet = rest[1:], True
     warnings = []
