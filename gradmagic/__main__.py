@@ -1,18 +1,18 @@
 """gradmagic in a terminal.
 
     python -m gradmagic demo [--html FILE]          two worked examples, traced
-    python -m gradmagic trace SCRIPT.py [--ops] [--check] [--max-rows N] [--precision P] [--html FILE]
-                                        [script arguments] [-- arguments also for the script]
+    python -m gradmagic trace [--ops] [--check] [--max-rows N] [--precision P] [--html FILE]
+                              SCRIPT.py [script arguments]
     python -m gradmagic install-kernel [--user | --sys-prefix | --prefix P] [--name N]
     python -m gradmagic uninstall-kernel [--user | --sys-prefix | --prefix P] [--name N]
 """
 
 import argparse
 import base64
+import difflib
 import html
 import os
 import sys
-import textwrap
 import traceback
 
 import numpy as np
@@ -20,6 +20,10 @@ import numpy as np
 import gradmagic as gm
 
 from .debug.options import OPTIONS, trace_kwargs
+from .render.text import line_width, wrap
+from .tracebacks import VARIABLE, user_traceback
+
+HTML = "--html"  # the trace command's own option, beside the trace's
 
 
 def _chain():
@@ -84,9 +88,11 @@ def _write_html(path, parts, out):
 
 def demo(args, out):
     parts = []
+    width = line_width()
     for title, text, make in DEMOS:
         tr = make()
-        out.write(f"{title}\n{textwrap.fill(text, 88)}\n\n{tr.to_text()}\n\n")
+        prose = "\n".join(wrap(title, width) + wrap(text, width))
+        out.write(f"{prose}\n\n{tr.to_text(width)}\n\n")
         parts.append((title, text, tr))
     if args.html:
         _write_html(args.html, parts, out)
@@ -95,7 +101,8 @@ def demo(args, out):
 
 def trace_script(args, out):
     """Run the script as ``python SCRIPT args`` would, under a trace; print the trace even
-    when the script raises (then the traceback follows) and exit with the script's code."""
+    when the script raises (then the traceback follows, without gradmagic's own frames
+    unless GRADMAGIC_TRACEBACK=full) and exit with the script's code."""
     try:
         with open(args.script, "rb") as f:
             code_object = compile(f.read(), args.script, "exec")
@@ -116,16 +123,55 @@ def trace_script(args, out):
                 code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
             except Exception as e:  # shown after the trace, as the script would show it
                 failure = e
+            tr.name_values(namespace)  # before the block ends: the checks' notes use the names
     finally:
         sys.argv, sys.path[:] = argv, path
-    tr.name_values(namespace)
-    out.write(tr.to_text() + "\n")
+    out.write(tr.to_text(line_width()) + "\n")
     if args.html:
         _write_html(args.html, [(f"gradmagic trace of {args.script}", "", tr)], out)
     if failure is not None:
-        traceback.print_exception(failure)
+        out.flush()
+        traceback.print_exception(user_traceback(failure))
         return 1
     return code
+
+
+def _resembles(word, flags):
+    """The flag among ``flags`` that ``word`` is or looks like (``--max_rows``, ``--chek``),
+    or None."""
+    name = word.split("=", 1)[0].lstrip("-").lower().replace("_", "-")
+    names = [f.lstrip("-") for f in flags]
+    if name in names:
+        return "--" + name
+    close = difflib.get_close_matches(name, names, n=1, cutoff=0.75) if name else []
+    return "--" + close[0] if close else None
+
+
+def _script_arguments(argv, args, flags):
+    """The script's arguments, as given after SCRIPT, and a warning for each that is or
+    looks like one of gradmagic's options (those after a ``--`` excepted; a ``--`` right
+    after SCRIPT is dropped)."""
+    rest = list(args.args)
+    start = len(argv) - len(rest)
+    quiet = start > 1 and argv[start - 2:start] == [args.script, "--"]  # argparse took the --
+    if rest[:1] == ["--"]:
+        rest, quiet = rest[1:], True
+    warnings = []
+    for word in rest:
+        if word == "--":
+            break
+        if quiet or not word.startswith("-") or word in ("-h", "--help"):
+            continue
+        flag = _resembles(word, flags)
+        if flag is None:
+            continue
+        written = word.split("=", 1)[0]
+        said = (f"{word} is passed to {args.script}, not to gradmagic"
+                if written == flag else f"{word}, passed to {args.script}, looks like gradmagic's {flag}")
+        warnings.append(f"{said}: gradmagic's options go before the script "
+                        f"(python -m gradmagic trace {flag} ... {args.script}); to pass {written} to the "
+                        f"script without this warning, put -- before it")
+    return rest, warnings
 
 
 def main(argv=None, out=None):
@@ -138,24 +184,34 @@ def main(argv=None, out=None):
                        "through y = foo(foo(foo(x))) with a custom gradient, and a NaN born in the "
                        "backward pass of log(1 + exp(x)) at x = 100 in float32.")
     p.add_argument("--html", metavar="FILE", help="also write an HTML page with tables and pictures")
-    p = sub.add_parser("trace", help="run a Python script under a trace and print it",
-                       description="Run SCRIPT under a trace and print it. gradmagic's options "
-                       "may come before or after SCRIPT; the arguments it does not know are the "
-                       "script's (put them after -- to pass one of gradmagic's own).")
-    p.add_argument("script", help="the script to run")
+    p = trace_parser = sub.add_parser(
+        "trace", help="run a Python script under a trace and print it",
+        description="Run SCRIPT as `python SCRIPT [arguments]` would, under a trace, and print "
+        "the trace (then the traceback, if the script raised, without gradmagic's own frames "
+        f"unless {VARIABLE}=full). gradmagic's options go before SCRIPT; everything after it "
+        "is the script's, and one that looks like gradmagic's gets a warning.")
     for option in OPTIONS:  # the trace's own options, as %%gradtrace takes them
         args, kwargs = option.argument()
         p.add_argument(*args, **kwargs)
-    p.add_argument("--html", metavar="FILE", help="also write an HTML page")
+    p.add_argument(HTML, metavar="FILE", help="also write an HTML page")
+    p.add_argument("script", help="the script to run")
+    p.add_argument("args", nargs=argparse.REMAINDER, metavar="...", help="the script's arguments")
     from .kernelspec import add_commands
     add_commands(sub)
     argv = sys.argv[1:] if argv is None else list(argv)
-    script_args = argv[argv.index("--") + 1:] if "--" in argv else []
-    args, unknown = parser.parse_known_args(argv[:len(argv) - len(script_args) - ("--" in argv)])
+    args, unknown = parser.parse_known_args(argv)
+    flags = [o.flag for o in OPTIONS] + [HTML]
+    if unknown and args.command == "trace":  # before SCRIPT: meant for gradmagic
+        hints = [f"{w} (did you mean {f}?)" if (f := _resembles(w, flags)) else w for w in unknown]
+        trace_parser.error(f"unrecognized arguments: {' '.join(hints)}; gradmagic's options are "
+                           f"{', '.join(flags)}, and the script's arguments go after SCRIPT")
+    if unknown:
+        parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     if args.command == "trace":
-        args.args = unknown + script_args
-    elif unknown or script_args:
-        parser.error(f"unrecognized arguments: {' '.join(unknown + script_args)}")
+        args.args, warnings = _script_arguments(argv, args, flags)
+        for said in warnings:
+            lines = wrap(f"python -m gradmagic trace: warning: {said}", line_width(), "", "  ")
+            sys.stderr.write("\n".join(lines) + "\n")
     if args.command in ("install-kernel", "uninstall-kernel"):
         return args.run(args, out)
     if args.command == "demo":

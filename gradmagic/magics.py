@@ -22,6 +22,7 @@ from IPython.display import display
 from ._backend import get_backend, set_backend
 from .debug.options import OPTIONS, trace_kwargs
 from .debug.trace import trace
+from .tracebacks import user_traceback
 
 
 def _trace_options(func):
@@ -84,8 +85,10 @@ class GradtraceMagics(Magics):
         table in HTML in a notebook. With --plot a picture of the chain follows as a
         separate image. If the code raises, the trace recorded up to that point is
         shown (nothing, if nothing was recorded yet), then the traceback, and the cell
-        fails as it would without the magic. No tape or trace stays active afterwards,
-        and a --backend choice is undone.
+        fails as it would without the magic. The traceback names the cell by its own
+        number and leaves out gradmagic's frames, so it ends in your code (%xmode --show,
+        or GRADMAGIC_TRACEBACK=full in the environment, keeps them). No tape or trace
+        stays active afterwards, and a --backend choice is undone.
 
         The same trace without IPython:
 
@@ -123,11 +126,13 @@ class GradtraceMagics(Magics):
             return self._trace_statement(statement, tr, args, local_ns)
         self._trace_cell(cell, tr, args)
 
-    def _show(self, tr, args, *namespaces, failed=False):
-        """Name the trace's values after the user's variables, store it, display it (not
-        when the code ``failed`` before anything was recorded: the traceback says it all)."""
-        for namespace in namespaces:
-            tr.name_values(namespace)
+    def _full_traceback(self):
+        """Whether the user asked IPython for every frame (``%xmode --show``)."""
+        return not getattr(self.shell.InteractiveTB, "skip_hidden", True)
+
+    def _show(self, tr, args, failed=False):
+        """Store the trace, display it (not when the code ``failed`` before anything was
+        recorded: the traceback says it all)."""
         if args.output:
             self.shell.user_ns[args.output] = tr
         if args.quiet or (failed and not tr.rows()):
@@ -146,12 +151,13 @@ class GradtraceMagics(Magics):
         shell = self.shell
         with _on_backend(args.backend), _InnerCell(shell) as inner, tr:
             result = shell.run_cell(cell)
+            tr.name_values(shell.user_ns)  # before the block ends: --check's notes use the names
         ran = result.error_before_exec is None  # False: a syntax error, nothing ran
         if ran:
-            self._show(tr, args, shell.user_ns, failed=result.error_in_exec is not None)
+            self._show(tr, args, failed=result.error_in_exec is not None)
         elif args.output:
             shell.user_ns[args.output] = tr
-        inner.show_traceback(ran)
+        inner.show_traceback(ran, self._full_traceback())
         inner.fail_outer(result.error_before_exec or result.error_in_exec)
 
     # -- %gradtrace: one statement or expression --------------------------------------
@@ -176,11 +182,17 @@ class GradtraceMagics(Magics):
             failed = True
             try:
                 with tr:
-                    value = eval(code, shell.user_ns, namespace)  # None for a statement
+                    try:
+                        value = eval(code, shell.user_ns, namespace)  # None for a statement
+                    finally:  # before the block ends: --check's notes use the names
+                        tr.name_values(namespace)
+                        tr.name_values(shell.user_ns)
                 failed = False
                 return value
+            except BaseException as e:  # the traceback ends in the user's code
+                raise user_traceback(e, self._full_traceback())
             finally:
-                self._show(tr, args, namespace, shell.user_ns, failed=failed)
+                self._show(tr, args, failed=failed)
 
     # -- the line form ----------------------------------------------------------------
     def _split_line(self, line):
@@ -232,11 +244,14 @@ class _on_backend:
 class _InnerCell:
     """A cell run inside the magic's own cell (``shell.run_cell`` within ``run_cell``).
 
-    Its traceback is held back while it runs (a custom exception handler) so the caller
-    can show it after the trace; the displayhook's ``ExecutionResult`` of the calling
-    cell, which the inner run replaces, is put back; then ``fail_outer`` marks the
-    calling cell as failed with the same exception, so that a kernel replies with an
-    error and a notebook run stops there, without a second traceback.
+    Its code is named after the calling cell's number (``Cell In[2]`` in the traceback of
+    cell 2: IPython has counted the calling cell already, so the inner run would take the
+    next number). Its traceback is held back while it runs (a custom exception handler)
+    so the caller can show it after the trace, without gradmagic's frames; the
+    displayhook's ``ExecutionResult`` of the calling cell, which the inner run replaces,
+    is put back; then ``fail_outer`` marks the calling cell as failed with the same
+    exception, so that a kernel replies with an error and a notebook run stops there,
+    without a second traceback.
     """
 
     def __init__(self, shell):
@@ -247,6 +262,9 @@ class _InnerCell:
         shell = self.shell
         self.saved = shell.custom_exceptions, shell.CustomTB
         self.outer = shell.displayhook.exec_result
+        self.compiler = shell.compile
+        if self.outer is not None:
+            shell.compile = _NumberedAs(shell.compile, self.outer.execution_count)
         shell.set_custom_exc((BaseException,),
                              lambda _shell, *exc, tb_offset=None: self.held.append(exc))
         return self
@@ -254,14 +272,17 @@ class _InnerCell:
     def __exit__(self, *exc):
         self.shell.custom_exceptions, self.shell.CustomTB = self.saved
         self.shell.displayhook.exec_result = self.outer
+        self.shell.compile = self.compiler
         return False
 
-    def show_traceback(self, ran):
+    def show_traceback(self, ran, full=False):
         """The held traceback, as the cell would have shown it (by the user's own handler
-        for its type, if they set one)."""
+        for its type, if they set one), without gradmagic's frames unless ``full``."""
         if not self.held:
             return
         etype, value, tb = self.held[0]
+        if isinstance(value, BaseException) and tb is value.__traceback__:
+            tb = user_traceback(value, full).__traceback__
         custom_types, custom_tb = self.saved
         if custom_types and issubclass(etype, custom_types):
             custom_tb(etype, value, tb)
@@ -271,6 +292,23 @@ class _InnerCell:
     def fail_outer(self, error):
         if error is not None and self.outer is not None:
             self.outer.error_in_exec = error
+
+
+class _NumberedAs:
+    """The shell's compiler, caching code under the cell number ``number`` (the number a
+    traceback shows, ``Cell In[number]``); the rest is the compiler's own."""
+
+    def __init__(self, compiler, number):
+        self.compiler, self.number = compiler, number
+
+    def cache(self, transformed_code, number=0, raw_code=None):
+        return self.compiler.cache(transformed_code, self.number, raw_code)
+
+    def __call__(self, *args, **kwargs):
+        return self.compiler(*args, **kwargs)
+
+    def __getattr__(self, name):
+        return getattr(self.compiler, name)
 
 
 def load_ipython_extension(ipython):

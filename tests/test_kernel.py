@@ -20,7 +20,7 @@ pytest.importorskip("jupyter_client")
 from jupyter_client.kernelspec import KernelSpecManager  # noqa: E402
 from jupyter_client.manager import KernelManager  # noqa: E402
 
-from _seed import SEED, SEED_ROW, has_tokens  # noqa: E402
+from _seed import SEED, SEED_ROW, WRONG_SHAPE, WRONG_SHAPE_LINE, has_tokens  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 TIMEOUT = 60
@@ -210,6 +210,18 @@ def test_kernel_cell_that_raises_shows_the_trace_then_replies_with_the_error(ker
     assert outputs[1]["content"]["ename"] == "ZeroDivisionError"
     reply, outputs = kernel.run("float(foo(x))")
     assert reply["status"] == "ok" and kinds(outputs) == ["execute_result"]
+
+
+def test_kernel_traceback_names_the_cell_and_leaves_out_gradmagics_frames(kernel):
+    kernel.run("before = 1")
+    reply, outputs = kernel.run("%%gradtrace\n" + WRONG_SHAPE)
+    assert reply["status"] == "error" and reply["ename"] == "GradientValueError"
+    traceback = re.sub(r"\x1b\[[0-9;]*m", "", "\n".join(outputs[-1]["content"]["traceback"]))
+    n = reply["execution_count"]
+    assert f"Cell In[{n}], line {WRONG_SHAPE_LINE}" in traceback and f"In[{n + 1}]" not in traceback
+    assert re.search(r"^File .*[/\\]gradmagic[/\\]", traceback, re.M) is None, traceback
+    reply, _ = kernel.run("after = 1")
+    assert reply["execution_count"] == n + 1
 
 
 def test_kernel_plot_is_a_separate_png_output(kernel):

@@ -19,10 +19,10 @@ from IPython.utils.capture import capture_output  # noqa: E402
 
 import gradmagic as gm  # noqa: E402
 from gradmagic import _backend  # noqa: E402
-from gradmagic.errors import BackendError  # noqa: E402
+from gradmagic.errors import BackendError, GradientValueError  # noqa: E402
 from gradmagic.core.context import stack  # noqa: E402
 
-from _seed import SEED, SEED_ROW, has_tokens  # noqa: E402
+from _seed import SEED, SEED_ROW, WRONG_SHAPE, WRONG_SHAPE_LINE, has_tokens  # noqa: E402
 
 RAISES = """\
 import gradmagic as gm
@@ -279,6 +279,67 @@ def test_raising_cell_traceback_is_the_users_code_not_the_magic(shell):
     assert "magics.py" not in traceback and "run_cell_magic" not in traceback
 
 
+GRADMAGIC_FRAME = re.compile(r"^File .*[/\\]gradmagic[/\\]\S+\.py:\d+", re.M)
+
+
+def numbered_run(shell, cell):
+    """Run a cell as a notebook or a terminal does, counting it (store_history=True)."""
+    with capture_output(display=False) as c:
+        result = shell.run_cell(cell, store_history=True)
+    return result, ANSI.sub("", c.stdout)
+
+
+def test_raising_cell_traceback_names_the_cell_by_its_own_number(shell):
+    numbered_run(shell, "before = 1")
+    result, out = numbered_run(shell, "%%gradtrace\n" + RAISES)
+    n = result.execution_count
+    assert isinstance(result.error_in_exec, ZeroDivisionError)
+    assert f"Cell In[{n}], line 6" in out and f"In[{n + 1}]" not in out
+    assert numbered_run(shell, "after = 1")[0].execution_count == n + 1  # the count goes on as before
+
+
+def test_raising_cell_traceback_hides_gradmagics_frames(shell):
+    result, out = numbered_run(shell, "%%gradtrace\n" + WRONG_SHAPE)
+    traceback = out[out.index("Traceback"):]
+    assert isinstance(result.error_in_exec, GradientValueError)
+    assert f"Cell In[{result.execution_count}], line {WRONG_SHAPE_LINE}" in traceback
+    assert f"---> {WRONG_SHAPE_LINE} tape.gradient(y, x)" in traceback
+    assert GRADMAGIC_FRAME.search(traceback) is None, traceback
+    assert traceback.rstrip().endswith("a gradient must have its input's shape (sum over the broadcast "
+                                       "axes, or reshape)")
+
+
+def test_raising_cell_traceback_keeps_the_users_frames_inside_the_engine(shell):
+    cell = WRONG_SHAPE.replace("lambda up: up  ", "lambda up: up[5]")  # grad_fn itself raises
+    result, out = numbered_run(shell, "%%gradtrace\n" + cell)
+    traceback = out[out.index("Traceback"):]
+    assert isinstance(result.error_in_exec, IndexError)
+    assert f"---> {WRONG_SHAPE_LINE} tape.gradient(y, x)" in traceback
+    assert "return np.sum(x), lambda up: up[5]" in traceback
+    assert GRADMAGIC_FRAME.search(traceback) is None, traceback
+
+
+@pytest.mark.parametrize("ask", ["environment", "xmode"])
+def test_raising_cell_traceback_shows_gradmagics_frames_when_asked(shell, monkeypatch, ask):
+    if ask == "environment":
+        monkeypatch.setenv("GRADMAGIC_TRACEBACK", "full")
+    else:
+        monkeypatch.setattr(shell.InteractiveTB, "skip_hidden", False)  # what %xmode --show sets
+    result, out = numbered_run(shell, "%%gradtrace\n" + WRONG_SHAPE)
+    frames = GRADMAGIC_FRAME.findall(out)
+    assert any("core" in f and "tape.py" in f for f in frames), out
+    assert any("custom.py" in f for f in frames)
+
+
+def test_line_traceback_hides_gradmagics_frames(shell):
+    cell = WRONG_SHAPE.replace("tape.gradient(y, x)", "%gradtrace g = tape.gradient(y, x)")
+    result, out = numbered_run(shell, cell)
+    traceback = out[out.index("Traceback"):]
+    assert isinstance(result.error_in_exec, GradientValueError)
+    assert f"Cell In[{result.execution_count}], line {WRONG_SHAPE_LINE}" in traceback
+    assert GRADMAGIC_FRAME.search(traceback) is None, traceback
+
+
 def test_raising_cell_fails_the_cell_with_the_users_exception(shell):
     shown = run(shell, "%%gradtrace\n" + RAISES)
     assert not shown.result.success
@@ -518,7 +579,7 @@ def test_line_traceback_shows_the_statement(setup):
 def test_line_inside_a_function_uses_its_variables(setup):
     shown = run(setup, "def f(v):\n    %gradtrace print(float(gm.grad(square)(v)))\nf(x)")
     assert shown.result.success and "6.0" in shown.stdout
-    assert "d(t1)/d(v) = 6" in shown.traces[0]["text/plain"]
+    assert "d(v * v)/d(v) = 6" in shown.traces[0]["text/plain"]
 
 
 def test_line_backend_is_restored_when_it_raises(setup, fake_gpu):

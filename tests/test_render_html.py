@@ -215,7 +215,7 @@ def test_nan_and_inf_cells_are_highlighted():
     assert [c["text"] for c in exp] == ["3", "exp", "x=100", "0", "inf", "nan"]
     assert ["bad" in c["class"] for c in exp] == [False, False, False, False, True, True]
     log = back[0]["cells"]
-    assert [c["text"] for c in log] == ["1", "log", "x=inf", "1", "0", "0"]
+    assert [c["text"] for c in log] == ["1", "log", "(1 + exp(x))=inf", "1", "0", "0"]
     assert ["bad" in c["class"] for c in log] == [False, False, True, False, False, False]
     (grad,) = page.table("gradient")["rows"]
     assert grad["cells"][2]["text"] == "nan" and "bad" in grad["cells"][2]["class"]

@@ -2,6 +2,7 @@
 and the text rendering and terminal face built on it."""
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +13,8 @@ import pytest
 import gradmagic as gm
 import gradmagic.tf as tf
 from gradmagic.core.context import stack
+
+from _traces import softplus_nan_trace
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -225,6 +228,132 @@ def test_rows_use_the_users_names_never_ids():
     assert "0x" not in text and str(id(W)) not in text
 
 
+def traced(program):
+    """The trace of ``program(gm, np)``, its values named after the program's variables."""
+    with gm.trace() as tr:
+        names = program()
+    tr.name_values(names)
+    return tr
+
+
+def sqrt_times_x():  # tutorial 5: two different inputs once both showed as x
+    x = gm.constant(np.array([0.0, 1.0]))
+    with gm.GradientTape() as tape:
+        tape.watch(x)
+        y = np.sum(np.sqrt(x) * x)
+    tape.gradient(y, x)
+    return locals()
+
+
+def exp_twice():  # two values that read the same
+    x = gm.constant(np.array([0.5, 1.0]))
+    with gm.GradientTape() as tape:
+        tape.watch(x)
+        z = np.exp(x) * np.exp(x)
+    tape.gradient(z, x)
+    return locals()
+
+
+def stopped():  # a value no row produced
+    a, b = gm.constant(1.0), gm.constant(2.0)
+    with gm.GradientTape() as tape:
+        tape.watch(a)
+        c = a * gm.stop_gradient(b) + b
+    tape.gradient(c, [a, b])
+    return locals()
+
+
+def long_chain():  # expressions too long to read: numbers, and a user's own t1
+    x, t1 = gm.constant(np.array([0.1, 0.2])), gm.constant(np.array([2.0, 3.0]))
+    with gm.GradientTape() as tape:
+        tape.watch(x)
+        loss = np.sum(np.tanh(np.exp(x) * t1 + np.sin(x)) ** 2 - np.cos(np.cos(x)))
+    tape.gradient(loss, x)
+    return locals()
+
+
+def second_order():  # values made by the first-order pass
+    x = gm.constant(np.float64(2.0))
+    with gm.GradientTape() as outer:
+        outer.watch(x)
+        with gm.GradientTape() as inner:
+            inner.watch(x)
+            y = x ** 3
+        dy_dx = inner.gradient(y, x)
+    outer.gradient(dy_dx, x)
+    return locals()
+
+
+PROGRAMS = [sqrt_times_x, exp_twice, stopped, long_chain, second_order]
+TRACES = {p.__name__: lambda p=p: traced(p) for p in PROGRAMS}
+TRACES["log1pexp"] = softplus_nan_trace  # the demo: add's second input once showed as y
+PARAMETERS = {"x", "y", "z", "a", "b", "condition"}  # what ops call their inputs
+
+
+@pytest.mark.parametrize("make", TRACES.values(), ids=TRACES.keys())
+def test_names_of_different_values_in_a_row_are_different(make):
+    tr = make()
+    user = {tr.known_name(v) for r in tr.rows() for v in (*r.inputs, *r.outputs)} - {None}
+    for row in tr.rows():
+        names = row.input_names()
+        values = [(n, v) for n, v in zip(names, row.inputs) if isinstance(v, gm.Tensor)]
+        for i, (n, v) in enumerate(values):
+            for m, w in values[i + 1:]:
+                assert v is w or n != m, (row, names)
+            if tr.known_name(v) is None:  # an unnamed value: never a user's or a parameter's name
+                assert n not in user and n not in PARAMETERS - user, (row, names)
+
+
+def row_cells(tr, section):
+    return [(r["node"], r["x"], r["y"]) for r in tr.to_rows() if r["section"] == section]
+
+
+def test_unnamed_values_are_named_by_what_produced_them():
+    assert row_cells(softplus_nan_trace(), "forward") == [
+        ("exp", "x=100", "inf"), ("add", "1, exp(x)=inf", "inf"), ("log", "(1 + exp(x))=inf", "inf")]
+    assert row_cells(traced(sqrt_times_x), "forward")[1] == ("multiply", "sqrt(x)=[0, 1], x=[0, 1]", "[0, 1]")
+    grads = traced(stopped).to_text().split("\ngradient\n")[1]
+    assert "d(c)/d(a) = 2" in grads and "d(c)/d(b) = None" in grads
+
+
+def test_two_values_that_read_the_same_get_a_number_shown_where_it_is_made():
+    tr = traced(exp_twice)
+    assert row_cells(tr, "forward") == [
+        ("exp", "x=[0.5, 1]", "[1.649, 2.718]"), ("exp", "x=[0.5, 1]", "t1=[1.649, 2.718]"),
+        ("multiply", "exp(x)=[1.649, 2.718], t1=[1.649, 2.718]", "[2.718, 7.389]")]
+
+
+def test_numbers_follow_the_rows_and_skip_the_users_names():
+    tr = traced(long_chain)
+    fwd = row_cells(tr, "forward")
+    numbered = [y.split("=")[0] for _, _, y in fwd if y.startswith("t")]
+    assert numbered == ["t2", "t3"]  # t1 is the user's
+    assert fwd[0] == ("exp", "x=[0.1, 0.2]", "[1.105, 1.221]")
+    assert fwd[1][1] == "exp(x)=[1.105, 1.221], t1=[2, 3]"  # the user's t1
+    assert all(len(name) <= 24 for r in tr.rows() for name in r.input_names())
+
+
+def test_values_made_by_a_backward_pass_are_numbered():
+    tr = traced(second_order)
+    second = [(r.node, r.input_names()) for r in tr.backward if r.level == 2]
+    assert second == [("multiply", ["t1", "t2"]), ("multiply", ["", "t3"]), ("power", ["x", ""])]
+
+
+def test_text_html_and_picture_name_a_value_alike():
+    pytest.importorskip("matplotlib")
+    from matplotlib.text import Text
+    from _html import Page
+
+    tr = traced(exp_twice)
+    assert "exp(x)=[1.649, 2.718], t1=[1.649, 2.718]" in tr.to_text()
+    page = Page(tr._repr_html_())
+    cells = [[c["text"] for c in r["cells"]] for r in page.table("forward")["rows"] if "gm-row" in r["class"]]
+    assert cells[1][3] == "t1=[1.649, 2.718]"
+    assert cells[2][2] == "exp(x)=[1.649, 2.718], t1=[1.649, 2.718]"
+    shown = [t.get_text() for t in tr.plot().findobj(Text)]
+    assert "with exp(x)" in shown and "t1 = [1.649, 2.718]" in shown, shown
+
+
 # -- the model's outputs --------------------------------------------------------------------------
 def test_to_rows_and_to_json_round_trip():
     tr, _ = seed_trace()
@@ -244,6 +373,36 @@ def test_mimebundle_has_plain_text_and_html():
     tr, _ = seed_trace()
     bundle = tr._repr_mimebundle_()
     assert bundle["text/plain"] == tr.to_text() and "<table" in bundle["text/html"]
+
+
+# -- text width ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("width", [80, 60, 100])
+def test_text_notes_wrap_to_the_width_between_words(width):
+    tr = softplus_nan_trace()
+    (pitfall,) = tr.pitfalls
+    lines = tr.to_text(width).splitlines()
+    start = next(k for k, line in enumerate(lines) if line.startswith("       ! nan-origin: "))
+    note = [lines[start]]
+    for line in lines[start + 1:]:
+        if not line.startswith("         "):
+            break
+        note.append(line)
+    assert len(note) > 3 and max(len(line) for line in note) <= width
+    assert max(len(line) for line in note) > width - 15  # filled, not wrapped short
+    # every word whole: the words of the lines are the words of the message, in order
+    assert " ".join(" ".join(note).split()) == "! nan-origin: " + " ".join(pitfall.message.split())
+
+
+def test_text_width_is_the_terminals_or_fixed_where_output_is_captured():
+    tr = softplus_nan_trace()
+    assert str(tr) == tr.to_text(100)  # pytest captures stdout: as in a notebook's kernel
+    assert tr._repr_mimebundle_()["text/plain"] == tr.to_text(100)
+    code = "import sys; sys.path.insert(0, 'tests'); from _traces import softplus_nan_trace as t; print(t())"
+    for columns in ("72", "120"):
+        proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                              env={**os.environ, "COLUMNS": columns})
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stdout == tr.to_text(int(columns)) + "\n"
 
 
 # -- state --------------------------------------------------------------------------------------------
@@ -318,7 +477,7 @@ def test_trace_missing_script_is_an_error(tmp_path):
     assert proc.returncode != 0 and "nope.py" in proc.stderr
 
 
-def test_trace_script_options_after_the_script_and_its_own_arguments(tmp_path):
+def test_trace_script_options_before_the_script_and_its_own_arguments_after(tmp_path):
     script = tmp_path / "s.py"
     script.write_text("import sys, numpy as np, gradmagic as gm\n"
                       "print('argv', sys.argv[1:])\n"
@@ -330,13 +489,14 @@ def test_trace_script_options_after_the_script_and_its_own_arguments(tmp_path):
                       "if 'fail' in sys.argv: raise ValueError('boom')\n"
                       "if 'leave' in sys.argv: sys.exit(3)\n")
     page = tmp_path / "t.html"
-    proc = run_cli("trace", str(script), "--ops", "--html", str(page), "keep")
-    assert proc.returncode == 0 and "argv ['keep']" in proc.stdout and page.exists()
+    proc = run_cli("trace", "--ops", "--html", str(page), str(script), "keep", "-v")
+    assert proc.returncode == 0 and "argv ['keep', '-v']" in proc.stdout and page.exists()
+    assert proc.stderr == ""
     proc = run_cli("trace", str(script), "fail")
     assert proc.returncode == 1 and "d(loss)/d(x) = [2, 4]" in proc.stdout
     assert proc.stderr.strip().endswith("ValueError: boom")
     assert run_cli("trace", str(script), "leave").returncode == 3
-    proc = run_cli("trace", str(script), "--max-rows", "1")
+    proc = run_cli("trace", "--max-rows", "1", str(script))
     assert proc.returncode == 2 and "expected an int of at least 2, got '1'" in proc.stderr
     # every option of gm.trace is gradmagic's, not the script's (debug/options.py)
     proc = run_cli("trace", "--ops", "--check", "--max-rows", "2", "--precision", "2", str(script))

@@ -85,6 +85,11 @@ class TraceRow:
         """The name of each input: the user's name for it when known."""
         return self._trace.input_names(self)
 
+    def output_names(self):
+        """What stands before each output: its number (``t3``) where the rows that use it
+        show one, else ""."""
+        return self._trace.output_names(self)
+
     def cells(self, precision=None, brief=False):
         """The row as display strings: ``x``, ``y``, ``upstream``, ``local``, ``downstream``
         (see ``render._format.cells``); ``precision`` defaults to the trace's."""

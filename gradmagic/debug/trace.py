@@ -97,6 +97,7 @@ class Trace(Naming, Listener):
         self._close_groups()
         self._flush_fold()
         self.name_from_frame(sys._getframe(1))
+        self.close_names()
         if self.check:  # the checks that call user code again run now, as the block ends
             self._detect()
         return False
@@ -407,9 +408,11 @@ class Trace(Naming, Listener):
             raise ImportError("Trace.to_frame needs pandas: pip install pandas") from None
         return pandas.DataFrame(self.to_rows())
 
-    def to_text(self) -> str:
-        """The trace as a fixed-width table for a terminal."""
-        return render_text(self)
+    def to_text(self, width: int | None = None) -> str:
+        """The trace as a fixed-width table for a terminal, its notes wrapped between words
+        to ``width`` columns: by default the terminal's width where output goes to one,
+        else 100 (a notebook's text output is the same everywhere)."""
+        return render_text(self, width)
 
     __str__ = to_text
 

@@ -5,7 +5,8 @@ host.
 Only what is shown is copied: a few leading elements, min, max and the NaN/Inf counts
 (reductions run on the device; their scalars come back). Rows are read through their
 public attributes (``kind``, ``level``, ``index``, ``inputs``, ``upstream``, ``local``,
-``downstream``, ``input_names()``), so nothing here imports the trace that made them.
+``downstream``, ``input_names()``, ``output_names()``), so nothing here imports the trace
+that made them.
 """
 
 import math
@@ -117,7 +118,8 @@ def pairs(names, values, precision, brief=False):
 
 def cells(row, precision, brief=False):
     """The row as display strings: ``x``, ``y``, ``upstream``, ``local``, ``downstream``
-    (values summarised; ``name=value`` for each input). Every renderer shows these;
+    (values summarised; ``name=value`` for each input, and for an output with a number
+    of its own, ``t3=value``). Every renderer shows these;
     ``brief`` leaves out the first values of large arrays (for narrow text tables)."""
     p = precision
     names = row.input_names()
@@ -140,7 +142,7 @@ def cells(row, precision, brief=False):
         local = summary(local, p, brief)
     down = row.downstream
     return {"x": pairs(names, row.inputs, p, brief),
-            "y": summary(row.outputs, p, brief) if row.section == "forward" else "",
+            "y": pairs(row.output_names(), row.outputs, p, brief) if row.section == "forward" else "",
             "upstream": summary(row.upstream, p, brief), "local": local,
             "downstream": summary(down[0], p, brief) if down is not None and len(down) == 1
             else pairs(names, down, p, brief)}
@@ -167,12 +169,16 @@ def fold_text(n, what="rows"):
     return f"... {n} {what} folded ..."
 
 
-def gradient_line(trace, row, precision, brief=False, name=None):
+def bare(name):
+    """A value's name without the brackets of ``(a * b)``: it stands inside ``d(...)``."""
+    return name[1:-1] if name.startswith("(") and name.endswith(")") else name
+
+
+def gradient_line(trace, row, precision, brief=False):
     """A gradient row as ``(target, source, value)``: ``d(target)/d(source) = value``,
-    ``value`` None for a gradient that is None. ``name``: how values are named
-    (``trace.name_of``, which numbers unnamed ones, unless given)."""
-    name = name or trace.name_of
-    target = " + ".join(name(t) or "target" for t in row.outputs) or "target"
-    source = (name(row.inputs[0]) if row.inputs else None) or "source"
+    ``value`` None for a gradient that is None; values named as the rows name them."""
+    names = [trace.name_of(t) or "target" for t in row.outputs] or ["target"]
+    target = " + ".join(names) if len(names) > 1 else bare(names[0])
+    source = bare((trace.name_of(row.inputs[0]) if row.inputs else None) or "source")
     g = row.downstream[0] if row.downstream else None
     return target, source, None if g is None else summary(g, precision, brief)

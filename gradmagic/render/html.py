@@ -239,7 +239,7 @@ def render_html(trace):
         ctx = _span("gm-dim", f"{_e(r.context)} &rsaquo; ") if r.context else ""
         return (index(r) + node(r, ctx + _e(r.node))
                 + _cell(_content(c["x"], names), r.inputs, "gm-x")
-                + _cell(_value(c["y"]), r.outputs, "gm-y"))
+                + _cell(_content(c["y"], r.output_names()), r.outputs, "gm-y"))
 
     def bwd_row(r):
         c, names = r.cells(p), r.input_names()

@@ -16,7 +16,7 @@ import textwrap
 
 from ..errors import GradientTypeError
 from ..core.tensor import Tensor
-from ._format import bad_count, folded_after, gradient_line, summary
+from ._format import bad_count, bare, folded_after, gradient_line, summary
 
 # colours
 FORWARD = "#1f3b5c"
@@ -287,11 +287,9 @@ def _describe(trace, cols):
         elif col.kind == "input":
             value = col.row.inputs[col.k] if col.row is not None and col.row.inputs else None
             col.value = value
-            if col.row is not None:
-                col.title = (trace.known_name(value)
-                             or col.row.input_names()[col.k] if col.row.inputs else "input")
-            else:
-                col.title = "input"
+            col.title = "input"
+            if value is not None:  # the value's own name, as the rows show it
+                col.title = trace.name_of(value) or col.row.input_names()[col.k] or "input"
             grad = None
             target = None
             col.grad_row = None
@@ -304,13 +302,14 @@ def _describe(trace, cols):
                 grad = down[col.k] if col.k < len(down) else None
             col.grad = grad
             if grad is not None:
-                t = " + ".join(trace.known_name(v) or "y" for v in (target or ())) or "y"
-                col.lines.append((f"d{t}/d{col.title}" if len(t) == 1 else
-                                  f"d({t})/d({col.title})", BACKWARD, False))
+                t = " + ".join(trace.name_of(v) or "y" for v in (target or ())) or "y"
+                t, source = bare(t), bare(col.title)
+                col.lines.append((f"d{t}/d{source}" if len(t) == 1 and len(source) == 1 else
+                                  f"d({t})/d({source})", BACKWARD, False))
                 col.lines.append(line("= ", grad, bold=True))
         elif col.kind == "output":
             outs = col.row.outputs if col.row is not None else ()
-            col.title = (trace.known_name(outs[0]) if outs else None) or "output"
+            col.title = (trace.name_of(outs[0]) if outs else None) or "output"
 
 
 def _gap_labels(trace, left, right):
@@ -324,7 +323,8 @@ def _gap_labels(trace, left, right):
     elif left.kind == "box":
         value = left.row.outputs
         value = value[0] if len(value) == 1 else value
-        name = trace.known_name(value) if not isinstance(value, tuple) else None
+        name = None if isinstance(value, tuple) else (trace.known_name(value)
+                                                      or left.row.output_names()[0])
         flabel = _show(value, p)
         if name and right.kind != "output":
             prefix = f"{name} = "
@@ -447,7 +447,7 @@ def plot_trace(trace, max_nodes=12, figsize=None):
         if shown_grad is not None and g.inputs and g.inputs[0] is shown_grad.inputs[0] \
                 and g.downstream and g.downstream[0] is shown_grad.downstream[0]:
             continue
-        target, source, text = gradient_line(trace, g, p, brief=True, name=trace.known_name)
+        target, source, text = gradient_line(trace, g, p, brief=True)
         value = g.downstream[0] if g.downstream else None
         text = "None (not connected)" if text is None else text
         footer.append((_cut(f"d({target})/d({source}) = {text}", 90),

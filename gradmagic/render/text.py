@@ -1,10 +1,46 @@
-"""The trace as a fixed-width table, for terminals and plain-text notebook output."""
+"""The trace as a fixed-width table, for terminals and plain-text notebook output.
 
+Notes and pitfalls under the rows are wrapped between words to a line width: the
+terminal's where the text goes to one (``line_width``), else ``FIXED_WIDTH``, so that the
+text a notebook stores is the same on every machine.
+"""
+
+import shutil
+import sys
 import textwrap
 
 from ._format import by_level, fold_text, folded_after, gradient_line, order_name
 
 WIDTH = 48  # longest cell before it is cut with "..."
+FIXED_WIDTH = 100  # lines of text that go to no terminal: a notebook, a file, a pipe
+NARROWEST = 40  # a narrower terminal still gets lines this long
+NOTE_INDENT = " " * 7  # notes stand under the node column
+
+
+def line_width() -> int:
+    """The width text is wrapped to: the terminal's (``shutil.get_terminal_size``, which
+    reads the ``COLUMNS`` variable first) when text goes to this process's own standard
+    output; ``FIXED_WIDTH`` where standard output was replaced (a notebook's kernel,
+    captured output), so that a stored notebook output does not depend on a terminal."""
+    if sys.stdout is not sys.__stdout__:
+        return FIXED_WIDTH
+    return max(NARROWEST, shutil.get_terminal_size((FIXED_WIDTH, 24)).columns)
+
+
+def wrap(text, width, first="", rest=""):
+    """``text`` as lines of at most ``width`` columns, broken only between words (a word
+    longer than a line stands alone), ``first`` before the first line and ``rest`` before
+    the others. Its own line breaks are kept, and a line of code (with a run of spaces,
+    or starting with ``def`` or ``@``) stays as written."""
+    lines = []
+    for k, para in enumerate(text.split("\n")):
+        lead = first if k == 0 else rest
+        if "    " in para or para.startswith(("def ", "@")):  # code: as written
+            lines.append(rest + para)
+            continue
+        lines += textwrap.wrap(para, width, initial_indent=lead, subsequent_indent=rest,
+                               break_long_words=False, break_on_hyphens=False) or [""]
+    return lines
 
 
 def _cut(text):
@@ -18,39 +54,29 @@ def _table(header, rows, notes):
     lines = [fmt.format(*header).rstrip()]
     for row, extra in zip(rows, notes):
         lines.append(fmt.format(*row).rstrip())
-        lines += [f"       {line}" for line in extra]
+        lines += [NOTE_INDENT + line for line in extra]
     return lines
 
 
-def _wrap(text, first):
-    """``text`` wrapped at 96 columns, its own line breaks (code) kept."""
-    lines = []
-    for k, para in enumerate(text.split("\n")):
-        if "    " in para or para.startswith(("def ", "@")):  # code: as written
-            lines.append("  " + para)
-            continue
-        lines += textwrap.wrap(para, 96, initial_indent=first if k == 0 else "  ",
-                               subsequent_indent="  ") or [""]
-    return lines
-
-
-def _notes(row):
+def _notes(row, width):
+    """The row's note and pitfalls, as lines under it (without the indent)."""
     out = []
+    width -= len(NOTE_INDENT)
     if row.note:
-        out += _wrap(row.note, "· ")
+        out += wrap(row.note, width, "· ", "  ")
     for f in row.pitfalls:
-        out += _wrap(f"{f.kind}: {f.message}", "! ")
+        out += wrap(f"{f.kind}: {f.message}", width, "! ", "  ")
     return out
 
 
-def _sections(rows, folded, make, header):
+def _sections(rows, folded, make, header, width):
     """Rows split by level, with a line where rows were folded."""
     out = []
     for level, group in by_level(rows):
         body, notes = [], []
         for k, row in group:
             body.append(make(row))
-            notes.append(_notes(row))
+            notes.append(_notes(row, width))
             n = folded_after(rows, k) if folded else 0
             if n:
                 notes[-1] = notes[-1] + [fold_text(n)]
@@ -58,7 +84,9 @@ def _sections(rows, folded, make, header):
     return out
 
 
-def render_text(trace):
+def render_text(trace, width=None):
+    """The trace as text; notes wrapped to ``width`` columns (None: ``line_width()``)."""
+    width = line_width() if width is None else width
     p = trace.precision
     fwd, bwd, grads = trace.forward, trace.backward, trace.gradients
     lines = [f"gradmagic trace: {trace.total('forward')} forward, {trace.total('backward')} "
@@ -74,17 +102,18 @@ def render_text(trace):
         return [str(r.index), _cut(r.node), _cut(c["x"]), _cut(c["upstream"]), _cut(c["local"]),
                 _cut(c["downstream"])]
 
-    for level, table in _sections(fwd, trace.folded("forward"), fwd_row, ["#", "node", "x", "y"]):
+    for level, table in _sections(fwd, trace.folded("forward"), fwd_row, ["#", "node", "x", "y"],
+                                  width):
         lines += ["", "forward" if not level else f"forward · ops of the {order_name(level)}"] + table
     for level, table in _sections(bwd, trace.folded("backward"), bwd_row,
-                                  ["#", "node", "x", "upstream", "local", "downstream"]):
+                                  ["#", "node", "x", "upstream", "local", "downstream"], width):
         lines += ["", f"backward · {order_name(level)}"] + table
     if grads:
         lines += ["", "gradient"]
         for r in grads:
             target, source, value = gradient_line(trace, r, p, brief=True)
             lines.append(f"  d({target})/d({source}) = {'None' if value is None else value}")
-            lines += [f"       {line}" for line in _notes(r)]
+            lines += [NOTE_INDENT + line for line in _notes(r, width)]
         if trace.folded("gradient"):
             lines.append(f"  {fold_text(trace.folded('gradient'), 'more')}")
     return "\n".join(lines)
