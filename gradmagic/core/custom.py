@@ -80,6 +80,16 @@ class CustomCall:
         y, grad_fn = self.function.__wrapped__(*self.lead, *args, **self.kw)
         return tuple(flatten(y)[0]), grad_fn
 
+    def forward_function(self):
+        """The user's function that computes the outputs (for checks and their notes)."""
+        return getattr(self.function, "__wrapped__", self.function)
+
+    leading = 0  # parameters of backward_function() before the upstream gradients
+
+    def backward_function(self):
+        """The user's function that gives the gradients: ``grad_fn``."""
+        return self.grad_fn
+
     def unrecorded(self) -> list:
         """Names of values ``grad_fn`` reads that its function computed from its inputs
         where no tape follows them (a dialect's; none for ``custom_gradient``)."""

@@ -34,6 +34,7 @@ from ..errors import TapeError
 from ..render.html import render_html
 from ..render.text import render_text
 from . import options
+from .body import Body, call_kind
 from .names import Naming
 from .pitfalls import Pitfall, detect, why_none
 from .rows import (CUSTOM_LOCAL, DOWNSTREAM, ELEMENTWISE, LEVEL, LOCAL, NOTE, OUTPUTS, Group, Rows,
@@ -81,6 +82,8 @@ class Trace(Naming, Listener):
         self._active = False
         self._used = False
         self._found = []  # pitfalls found while the code ran (None gradients, contract errors)
+        self._bodies = {}  # a custom call -> its Body: one per function and input shapes (check)
+        self._kinds = set()  # those (function, shapes) whose body is kept
 
     # -- as a context ----------------------------------------------------------------
     def __enter__(self):
@@ -157,6 +160,10 @@ class Trace(Naming, Listener):
         level = context.LEVEL.get()
         inside = ""
         if self._stack:
+            if self.check:  # each custom function's body keeps its ops, to be checked
+                for g in self._stack:
+                    if g.body is not None:
+                        g.body.append((prim, args, vals, out, params))
             group = self._stack[0]
             group.n_ops += 1
             key = id(out)  # forgotten when out dies, so a new value at that address is not its
@@ -182,7 +189,28 @@ class Trace(Naming, Listener):
             row = record_row("forward", context.LEVEL.get(), "function", name, inputs, tuple(names),
                               context=" › ".join(g.name for g in self._stack))
             self._forward.add(row)
-        self._stack.append(Group(name, inputs, tuple(names), row, custom=True))
+        self._stack.append(Group(name, inputs, tuple(names), row, custom=True,
+                                 body=[] if self.check else None))
+
+    def on_custom_op(self, prim, inputs, vals, ys, outs, params):
+        if self._muted or not self.check or not self._stack:
+            return
+        group, call = self._stack[-1], params.get("call")
+        for g in self._stack[:-1]:  # to the functions around it, one op of their bodies
+            if g.body is not None:
+                g.body.append((prim, tuple(inputs), vals, tuple(outs), params))
+        if group.body is None or call is None:
+            return
+        kind = call_kind(call)
+        if kind not in self._kinds:  # one body per function and input shapes is checked
+            self._kinds.add(kind)
+            self._bodies[call] = Body(group.body, inputs, ys)
+        group.body = None
+
+    def body_of(self, call):
+        """The recorded body of a custom call (a ``Body``), kept when the trace checks, for
+        the first call of each function and input shapes; else None."""
+        return self._bodies.get(call)
 
     def on_function_exit(self, name, outputs):
         if self._muted or not self._stack:

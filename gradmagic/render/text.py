@@ -38,8 +38,8 @@ def _notes(row):
     out = []
     if row.note:
         out += _wrap(row.note, "· ")
-    for f in row.pitfalls:
-        out += _wrap(f"{f.kind}: {f.message}", "! ")
+    for f in row.pitfalls:  # a mistake is marked "!", a note that informs "i"
+        out += _wrap(f"{f.kind}: {f.message}", "i " if getattr(f, "info", False) else "! ")
     return out
 
 
