@@ -86,7 +86,7 @@ def _ignored(trace, rv, ks):
     parts = []
     for k in ks:
         got, up = summary(rv.given[k], p), summary([host64(u) for u in rv.ups], p)
-        true = rv.t("u")[k]
+        true = rv.true_gradient(k)
         would = (f"; with the {w['upstream']} multiplied in ({w['upstream']} × local) it would "
                  f"pass {summary(true, p)} ({_source(rv, k)})" if true is not None else "")
         parts.append(f"for {names[k]} it passed {got} downstream for {w['an']} {w['upstream']} of "
@@ -218,10 +218,11 @@ def _intended(trace, rv, verdicts, ks):
                          f"is piecewise constant there (its derivative is 0{uses}), and "
                          f"{w['grad_fn']} passes {got} instead")
         elif v.kind == "clipped":
+            true = rv.true_gradient(k)
             parts.append(f"a clipped gradient for {names[k]}: for small {w['upstream']}s "
                          f"{w['grad_fn']} gives exactly the derivative of {f}; for this "
-                         f"{w['upstream']} it gives {got} where the derivative is "
-                         f"{summary(rv.t('u')[k] if rv.t('u')[k] is not None else rv.truth(k, 'u', False), p)}")
+                         f"{w['upstream']} it gives {got}"
+                         + (f" where the derivative is {summary(true, p)}" if true is not None else ""))
         else:
             c = _val(trace, v.factor)
             what = "gradient reversal" if v.kind == "reversed" else "gradient scaling"

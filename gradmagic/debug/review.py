@@ -198,6 +198,15 @@ class Review:
         values = np.array([sum(float(np.sum(u * c)) for u, c in zip(up, col)) for col in cols])
         return values.reshape(np.shape(self.args[k])) if dirs is None else values
 
+    def true_gradient(self, k, probe="u"):
+        """The true gradient of argument ``k`` element by element (the body's, or from
+        finite differences in every element), or None where only directions were measured."""
+        if self.t(probe)[k] is not None:
+            return self.t(probe)[k]
+        if self._fd.get(k) is not None and self._fd[k][0] is None:
+            return self.truth(k, probe, False)
+        return None
+
     def measure(self, k, value, exact):
         if exact or value is None or self._fd[k][0] is None:
             return value

@@ -100,7 +100,7 @@ class Trace(Naming, Listener):
         self._close_groups()
         self._flush_fold()
         self.name_from_frame(sys._getframe(1))
-        if self.check:  # the checks that call user code again run now, as the block ends
+        if self.check:  # the checks run now, as the block ends
             self._detect()
         return False
 
@@ -464,7 +464,10 @@ def trace(ops: bool = options.OPS.default, check: bool = options.CHECK.default,
     """Record every forward value and backward step run inside ``with gm.trace() as tr:``.
 
     ``ops``: one row per primitive instead of one per user-level function.
-    ``check``: also run the costlier pitfall checks. ``max_rows``: rows kept per section
+    ``check``: also check each custom function's gradient against the derivative of its
+    recorded body, once per function and input shape (and the other costlier checks: see
+    ``pitfalls.py``); what they run again runs on a snapshot, so the program is left as it
+    was. ``max_rows``: rows kept per section
     (the first and last; the rest are counted). ``precision``: significant digits shown.
     """
     return Trace(ops=ops, check=check, max_rows=max_rows, precision=precision)
