@@ -109,10 +109,19 @@ def grad_multiply_keyword():
     return {}, grads(lambda x: np.sum(grad_multiply(x, scale=0.1) ** 2), [1.0, 3.0])
 
 
+def spike_surrogate():  # a spiking neuron: a step forward, a sigmoid's slope backward
+    @gm.custom_gradient
+    def spike(v):
+        s = 1 / (1 + np.exp(-4 * v))
+        return (v > 0).astype(v.dtype), lambda upstream: upstream * 4 * s * (1 - s)
+    return {}, grads(lambda v: np.sum(spike(v) * np.array([1.0, 2.0, 3.0])), [-0.5, 0.2, 1.0])
+
+
 INTENDED = {
     "clip-gradient-jax": (clip_gradient_jax, "clip_gradient", "x", "clipped gradient"),
     "clip-by-norm": (clip_by_norm, "clip_norm", "x", "clipped gradient"),
     "straight-through": (straight_through, "ste_round", "x", "straight-through gradient"),
+    "spike-surrogate": (spike_surrogate, "spike", "v", "straight-through gradient"),
     "gradient-reversal": (gradient_reversal, "reverse", "x", "gradient reversal"),
     "grad-multiply-keyword": (grad_multiply_keyword, "grad_multiply", "x", "gradient scaling"),
 }
@@ -230,6 +239,18 @@ def placeholder_variable_gradient():
     return {"w": w}, tape.gradient(loss, [w])
 
 
+def dropout_missing_scale():  # samples and assigns in its body; the check must not
+    rng = np.random.default_rng(11)
+    seen = gm.Variable(np.zeros(()), name="calls", trainable=False)
+
+    @gm.custom_gradient
+    def dropout(x):
+        seen.assign_add(1.0)
+        keep = rng.random(x.shape) > 0.5
+        return x * keep / 0.5, lambda upstream: upstream * keep  # forgets the / 0.5
+    return {"rng": rng, "seen": seen}, grads(lambda x: np.sum(dropout(x) ** 2), np.linspace(-1, 1, 6))
+
+
 def log_softmax_missing_reduction():
     @gm.custom_gradient
     def log_softmax(x):
@@ -271,6 +292,7 @@ WRONG = {
     "clip-on-a-scaled-forward": (clip_on_a_scaled_forward, "double", ["x"],
                                  "forward is not the identity: the clipped upstream must"),
     "half-derivative": (half_derivative, "square", ["x"], "gives 0.5 times the derivative"),
+    "dropout-missing-scale": (dropout_missing_scale, "dropout", ["x"], "gives 0.5 times the derivative"),
 }
 
 

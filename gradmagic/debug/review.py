@@ -123,8 +123,9 @@ class Review:
         """The body's derivative for an upstream probe, per argument (host float64, or None
         where the body does not connect it)."""
         if probe not in self._t:
-            self._t[probe] = ([None] * len(self.args) if self.body is None else [
-                None if v is None else host64(v) for v in self.body.vjp(self.upstream(probe), self.args)])
+            got = None if self.body is None else quietly(self.body.vjp, self.upstream(probe), self.args)
+            self._t[probe] = [None] * len(self.args) if got is None or isinstance(got, Exception) else [
+                None if v is None else host64(v) for v in got]
         return self._t[probe]
 
     # -- the function run again, for finite differences -----------------------------------

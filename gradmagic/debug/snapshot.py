@@ -12,6 +12,7 @@ rather than running it.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import functools
 import io
@@ -152,9 +153,9 @@ class Snapshot:
         if isinstance(v, dict):
             self._save(functools.partial(_put_dict, v), dict(v))
             return [(x, depth + 1) for x in v.values()]
-        if isinstance(v, set):
-            self._save(functools.partial(_put_set, v), set(v))
-            return []
+        if isinstance(v, (set, collections.deque)):
+            self._save(functools.partial(_put_set, v), list(v))
+            return [(x, depth + 1) for x in v] if isinstance(v, collections.deque) else []
         if isinstance(v, tuple):
             return [(x, depth + 1) for x in v]
         state = getattr(v, "__dict__", None)
@@ -193,8 +194,9 @@ def _put_dict(target, items):
 
 
 def _put_set(target, items):
+    """A set's or a deque's items back."""
     target.clear()
-    target.update(items)
+    (target.extend if isinstance(target, collections.deque) else target.update)(items)
 
 
 def quietly(fn, *args, errors="ignore"):

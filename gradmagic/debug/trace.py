@@ -16,16 +16,13 @@ counts the ones in between (``max_rows`` per section), so memory stays bounded.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import inspect
-import io
 import json
 import sys
 import weakref
 from typing import Callable
 
-from .._backend import xp_of
 from ..core.backward import broadcast_axes
 from ..core import context
 from ..core.context import Listener, listeners, paused, push, remove
@@ -39,6 +36,7 @@ from .names import Naming
 from .pitfalls import Pitfall, detect, why_none
 from .rows import (CUSTOM_LOCAL, DOWNSTREAM, ELEMENTWISE, LEVEL, LOCAL, NOTE, OUTPUTS, Group, Rows,
                    TraceRow, ratio_local, record_row, view)
+from .snapshot import quietly
 
 
 class Trace(Naming, Listener):
@@ -75,7 +73,6 @@ class Trace(Naming, Listener):
         self._stack = []  # open groups, outermost first
         self._owner = {}  # id(output) of an op inside a group -> the outermost group
         self._folding = None  # (group, row) whose backward steps are being folded
-        self._muted = 0
         self._pending = []  # sum and unbroadcast rows waiting for their step's row
         self._snapshots = {}  # (variable, value read) -> the Tensor rows show for it
         self._read_from = {}  # id(that Tensor) -> the Variable it was read from
@@ -155,8 +152,6 @@ class Trace(Naming, Listener):
 
     # -- engine hooks: forward ---------------------------------------------------------
     def on_op(self, prim, args, vals, out, params):
-        if self._muted:
-            return
         level = context.LEVEL.get()
         inside = ""
         if self._stack:
@@ -182,8 +177,6 @@ class Trace(Naming, Listener):
                            None, "", inside, 0, None, None])
 
     def on_function_enter(self, name, inputs, names):
-        if self._muted:
-            return
         row = None
         if (not self._stack and not context.LEVEL.get()) or self.ops:
             row = record_row("forward", context.LEVEL.get(), "function", name, inputs, tuple(names),
@@ -193,7 +186,7 @@ class Trace(Naming, Listener):
                                  body=[] if self.check else None))
 
     def on_custom_op(self, prim, inputs, vals, ys, outs, params):
-        if self._muted or not self.check or not self._stack:
+        if not self.check or not self._stack:
             return
         group, call = self._stack[-1], params.get("call")
         for g in self._stack[:-1]:  # to the functions around it, one op of their bodies
@@ -213,7 +206,7 @@ class Trace(Naming, Listener):
         return self._bodies.get(call)
 
     def on_function_exit(self, name, outputs):
-        if self._muted or not self._stack:
+        if not self._stack:
             return
         group = self._stack.pop()
         rec = group.row
@@ -247,8 +240,6 @@ class Trace(Naming, Listener):
 
     # -- engine hooks: backward --------------------------------------------------------
     def on_backward_step(self, entry, g, downs, level):
-        if self._muted:
-            return
         prim, args, vals, out, params = entry
         if prim.joint:  # a custom-gradient function: one row, its grad_fn's numbers
             self._flush_fold()
@@ -334,15 +325,11 @@ class Trace(Naming, Listener):
     # the step itself: they wait in _pending, to follow their step's row, or to be folded
     # with it into a traced function's row.
     def on_backward_sum(self, tensor, before, added, level):
-        if self._muted:
-            return
         self._pending.append(record_row(
             "backward", level, "sum", "sum", (tensor,), None, (), upstream=(before, added),
             downstream=None, local="add", note="a value used twice or more: its gradients add up"))
 
     def on_unbroadcast(self, tensor, before, after, level):
-        if self._muted:
-            return
         bshape, ashape = tuple(before.shape), tuple(after.shape)
         axes = broadcast_axes(bshape, ashape)
         self._pending.append(record_row(
@@ -359,8 +346,6 @@ class Trace(Naming, Listener):
             self._pending.clear()
 
     def on_gradient_end(self, seen, targets, sources, grads, level):
-        if self._muted:
-            return
         self._flush_fold()
         for s, g in zip(sources, grads):
             rec = record_row("gradient", level, "result", "gradient", (s,), None, tuple(targets),
@@ -368,15 +353,13 @@ class Trace(Naming, Listener):
             self._gradients.add(rec)
             if g is None:
                 self.name_from_caller()
-                reason = self.rerun_quietly(why_none, self, seen, targets, s)
+                reason = quietly(why_none, self, seen, targets, s)
                 if not isinstance(reason, Exception):
                     row = view(self, rec)
                     row.pitfalls.append(Pitfall("none-gradient", f"the gradient is None: {reason}", row))
                     self._found.append(row.pitfalls[-1])
 
     def on_backward_error(self, entry, g, error, level):
-        if self._muted:
-            return
         self._flush_fold()
         prim, args, vals, out, params = entry
         call = params.get("call")
@@ -390,27 +373,6 @@ class Trace(Naming, Listener):
         row = view(self, rec)
         row.pitfalls.append(Pitfall("contract", f"{type(error).__name__}: {error}", row))
         self._found.append(row.pitfalls[-1])
-
-    def rerun_quietly(self, fn: Callable, *args):
-        """Call user code again (a grad_fn, a forward function) for a check: nothing is
-        recorded, traced or printed; an exception is returned, not raised."""
-        self._muted += 1
-        try:
-            with paused(), contextlib.redirect_stdout(io.StringIO()), \
-                    contextlib.redirect_stderr(io.StringIO()):
-                return fn(*args)
-        except Exception as e:
-            return e
-        finally:
-            self._muted -= 1
-
-    def custom_local(self, row):
-        """What a custom function's ``grad_fn`` gives for an upstream of ones, run quietly
-        (this calls user code again: the checks of ``check=True`` use it)."""
-        call = row.source
-        ones = tuple(xp_of(o.value).ones(o.value.shape, dtype=o.value.dtype) for o in row.outputs)
-        local = self.rerun_quietly(call.gradients, ones)
-        return f"grad_fn(ones) raised {type(local).__name__}" if isinstance(local, Exception) else local
 
     # -- output --------------------------------------------------------------------------
     def to_rows(self) -> list[dict]:
