@@ -221,6 +221,7 @@ class Trace(Naming, Listener):
         """A ``scope`` or ``@traced`` function starts: its ops are grouped under ``name``."""
         self.on_function_enter(name, inputs, names)
         self._stack[-1].custom = False
+        self._stack[-1].body = None  # only a custom function's body is checked
 
     def scope_exit(self, name, outputs, raised=False):
         """It ended, giving ``outputs`` (a Tensor, or a tuple or list holding some)."""
