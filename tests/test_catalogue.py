@@ -281,6 +281,13 @@ def half_derivative():  # a constant factor, on a forward that is not the identi
     return {}, grads(lambda x: np.sum(square(x)), [1.0, 3.0])
 
 
+def small_error_float64():  # 1e-4 relative, varying: not a kink, not a constant factor
+    @gm.custom_gradient
+    def square(x):
+        return x ** 2, lambda upstream: upstream * (2 * x + 1e-4 * x ** 2)
+    return {}, grads(lambda x: np.sum(square(x)), [1.0, 3.0])
+
+
 WRONG = {
     "swapped-variable-gradients": (swapped_variable_gradients, "affine",
                                    ["variable 'w1'", "variable 'w2'"], "are swapped"),
@@ -292,6 +299,7 @@ WRONG = {
     "clip-on-a-scaled-forward": (clip_on_a_scaled_forward, "double", ["x"],
                                  "forward is not the identity: the clipped upstream must"),
     "half-derivative": (half_derivative, "square", ["x"], "gives 0.5 times the derivative"),
+    "small-error-float64": (small_error_float64, "square", ["x"], "2 of 2 elements differ"),
     "dropout-missing-scale": (dropout_missing_scale, "dropout", ["x"], "gives 0.5 times the derivative"),
 }
 

@@ -311,15 +311,19 @@ class Review:
         dot = lambda a: sum(float(np.sum(u * v)) for u, v in zip(up, a))  # noqa: E731
         return (dot(base) - dot(minus)) / h, (dot(plus) - dot(base)) / h
 
+    @staticmethod
+    def _jump(left, right):
+        """Whether one-sided derivatives differ by a jump, not by the steps' own error."""
+        return abs(left - right) > 1e-3 * max(abs(left), abs(right), 1e-12)
+
     def _kinked(self, sides, ups, h, tol):
-        left, right = self._one_sided(sides, ups["u"], h)
-        return abs(left - right) > tol[0] * max(abs(left), abs(right)) + tol[1]
+        return self._jump(*self._one_sided(sides, ups["u"], h))
 
     def _within(self, sides, ups, h, G, j, tol):
         for p in ("u", "r"):
             left, right = self._one_sided(sides, ups[p], h)
-            slack = tol[0] * max(abs(left), abs(right)) + tol[1] + 1e-4 * abs(left - right)
-            if abs(left - right) <= slack or not (
+            slack = tol[0] * max(abs(left), abs(right)) + 1e-6 * abs(left - right)
+            if not self._jump(left, right) or not (
                     min(left, right) - slack <= G[p].flat[j] <= max(left, right) + slack):
                 return False
         return True
