@@ -366,6 +366,22 @@ def test_a_body_that_writes_a_file_is_not_run_again(tmp_path):
     assert "running it again would change your program: it calls open, write" in tr.pitfalls[0].message
 
 
+def test_a_possible_kink_that_only_a_re_run_could_show_is_not_called_wrong(tmp_path):
+    log = tmp_path / "log.txt"
+
+    def program():
+        @gm.custom_gradient
+        def relu(x):
+            with open(log, "a") as f:
+                f.write("called\n")
+            return x * (x > 0), lambda upstream: upstream * (x >= 0)
+        return {}, grads(lambda x: np.sum(relu(x)), [-1.0, 0.0, 2.0])
+
+    tr = both(program)
+    assert [p.kind for p in tr.pitfalls] == ["not-checked"]
+    assert "differs from the recorded ops' derivative only at 1 element(s)" in tr.pitfalls[0].message
+
+
 # -- upstream ignored ------------------------------------------------------------------------------
 def test_upstream_ignored_fix_is_written_from_the_users_grad_fn():
     def program():
