@@ -349,35 +349,31 @@ def test_check_true_restores_a_variable_the_body_assigns_and_a_generator_it_samp
     assert "it gives other outputs when run again" in tr.pitfalls[0].message
 
 
-def test_a_body_that_writes_a_file_is_not_run_again(tmp_path):
-    log = tmp_path / "log.txt"
-
+def logging_program(log, forward, rule, values):
+    """A program whose custom function appends a line to the file ``log`` each time its body
+    runs: ``forward(x)`` is its output, ``rule(x, upstream)`` its gradient."""
     def program():
         @gm.custom_gradient
-        def logged_round(x):
+        def logged(x):
             with open(log, "a") as f:
                 f.write("called\n")
-            return np.round(x), lambda upstream: upstream
-        return {}, grads(lambda x: np.sum(logged_round(x)), [0.2, 1.4])
+            return forward(x), lambda upstream: rule(x, upstream)
+        return {}, grads(lambda x: np.sum(logged(x)), values)
+    return program
 
-    tr = both(program)
+
+def test_a_body_that_writes_a_file_is_not_run_again(tmp_path):
+    log = tmp_path / "log.txt"
+    tr = both(logging_program(log, np.round, lambda x, up: up, [0.2, 1.4]))
     assert log.read_text() == "called\ncalled\n"  # once untraced, once traced: never by the check
     assert [p.kind for p in tr.pitfalls] == ["not-checked"]
     assert "running it again would change your program: it calls open, write" in tr.pitfalls[0].message
 
 
 def test_a_possible_kink_that_only_a_re_run_could_show_is_not_called_wrong(tmp_path):
-    log = tmp_path / "log.txt"
-
-    def program():
-        @gm.custom_gradient
-        def relu(x):
-            with open(log, "a") as f:
-                f.write("called\n")
-            return x * (x > 0), lambda upstream: upstream * (x >= 0)
-        return {}, grads(lambda x: np.sum(relu(x)), [-1.0, 0.0, 2.0])
-
-    tr = both(program)
+    log = tmp_path / "log.txt"  # a relu whose mask is made without recording, at exactly 0
+    tr = both(logging_program(log, lambda x: x * (x > 0), lambda x, up: up * (x >= 0), [-1.0, 0.0, 2.0]))
+    assert log.read_text() == "called\ncalled\n"
     assert [p.kind for p in tr.pitfalls] == ["not-checked"]
     assert "differs from the recorded ops' derivative only at 1 element(s)" in tr.pitfalls[0].message
 
