@@ -94,7 +94,10 @@ how much the final result cares about its output.
 ## Forgetting to multiply by upstream
 
 Now the same function with a `grad_fn` that returns only the local derivative. `--check`
-asks the trace to call `grad_fn` again with a scaled upstream to see whether it scales.
+compares what `grad_fn` gave with the derivative of the function's own body, which the tape
+recorded as it ran, and calls `grad_fn` again with other upstreams (doubled, zero) to see
+whether it scales with them. It checks each function once per input shape, and changes
+nothing in the program.
 """),
     code("""
 @gm.custom_gradient
@@ -114,8 +117,9 @@ tape.gradient(y, x)
     md("""
 The answer is `4`, the local derivative of the innermost call alone: every step threw
 away what came from above it, exactly as if `gm.stop_gradient` cut the chain there. The
-notes under rows 2 and 3 say so and show the number each step would have passed on with
-the upstream multiplied in.
+note under row 3, the call `--check` looked at, says so, shows the number it would have
+passed on with the upstream multiplied in, and writes the fix from `grad_fn` itself. The
+other rows say that their `local` is only what this `grad_fn` gave.
 """),
     code("""
 print("with upstream:", float(dy_dx),
@@ -810,7 +814,7 @@ loss.backward()
 
 The most common mistake: return the local derivative alone. PyTorch runs it without a word;
 the gradient of everything before the function is wrong. `--check` calls `backward` again
-with `grad_output` doubled and finds it:
+with `grad_output` doubled and zero, sees that it does not change, and finds it:
 """),
     code("""
 class Forgets(torch.autograd.Function):

@@ -104,7 +104,8 @@ def test_trace_check_finds_a_grad_fn_that_forgets_upstream(tmp_path):
     proc = trace_cli(tmp_path, "--check", "SCRIPT")
     assert proc.returncode == 0 and proc.stderr == "", proc.stderr
     assert "argv []" in proc.stdout and "gradient 4.0" in proc.stdout
-    assert proc.stdout.count("! upstream-ignored: foo's grad_fn does not multiply by its upstream") == 2
+    # one note: a custom function is reviewed once per input shape in a trace
+    assert proc.stdout.count("! upstream-ignored: foo's grad_fn does not multiply by its upstream") == 1
     unchecked = trace_cli(tmp_path, "SCRIPT")
     assert unchecked.returncode == 0 and "upstream-ignored" not in unchecked.stdout
 

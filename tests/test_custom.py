@@ -170,15 +170,39 @@ def test_decorator_on_a_method_does_not_count_self():
     assert tape.gradient(y, x).tolist() == [5.0, 5.0]
 
 
-def test_keyword_call_still_uses_the_custom_gradient():
+def test_keyword_arguments_are_hyper_parameters_as_in_tensorflow():
+    @gm.custom_gradient
+    def grad_multiply(x, scale=1.0):
+        return x, lambda upstream: upstream * scale  # one gradient: x is the only input
+    x = gm.constant(np.array([1.0, 2.0]))
+    with gm.GradientTape() as tape:
+        tape.watch(x)
+        y = np.sum(grad_multiply(x, scale=0.1))
+    assert tape.gradient(y, x).tolist() == [0.1, 0.1]  # TensorFlow 2.21 gives [0.1, 0.1] too
+
+
+def test_a_keyword_tensor_nothing_follows_is_a_hyper_parameter():
+    @gm.custom_gradient
+    def grad_multiply(x, scale):
+        return x, lambda upstream: upstream * scale
+    x, s = gm.constant(np.float64(1.0)), gm.constant(np.float64(0.5))
+    with gm.GradientTape() as tape:
+        tape.watch(x)
+        y = grad_multiply(x, scale=s)
+    assert float(tape.gradient(y, x)) == 0.5
+
+
+def test_a_followed_tensor_passed_by_keyword_is_an_error_naming_it():
     @gm.custom_gradient
     def f(x, scale):
-        return x * scale, lambda up: (up * 7.0, None)  # deliberately not the derivative
+        return x * scale, lambda up: up * 7.0
     x = gm.constant(np.float64(1.0))
     with gm.GradientTape() as tape:
         tape.watch(x)
-        y = f(x=x, scale=2.0)
-    assert float(tape.gradient(y, x)) == 7.0
+        # TensorFlow records positional arguments only: there x's gradient would silently be
+        # the body's (2.0), not grad_fn's
+        with pytest.raises(TypeError, match=r"f\(x=\.\.\.\): x is a Tensor the tape follows, passed by keyword"):
+            f(x=x, scale=2.0)
 
 
 def test_no_tape_returns_the_value_unchanged():

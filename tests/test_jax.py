@@ -290,7 +290,7 @@ def test_a_bwd_that_disagrees_with_its_function_is_found():
         grad(lambda x, y: 3 * h(x, y))(2.0, 3.0)
     notes = [p for p in tr.pitfalls if p.kind == "wrong-derivative"]
     assert len(notes) == 1 and "h's custom gradient disagrees" in notes[0].message
-    assert "for x (at x=2)" in notes[0].message and "bwd passed" in notes[0].message
+    assert "for x: at x = 2 with g 3, bwd gave 3.745 where the derivative is -3.745" in notes[0].message
 
 
 def test_custom_jvp_shows_as_one_row_with_its_transposed_rule():

@@ -4,8 +4,10 @@ The decorated function runs as usual (active tapes record its ops); its outputs 
 then recorded as one op over its inputs, and the variables it read, whose gradient is
 ``grad_fn`` (see ``primitive.record_custom``). What ``grad_fn`` returns is checked, as
 JAX checks a custom VJP (``check_gradients``, beside the call, not inside it): count,
-shape and dtype per input, with errors that name the function and the input. gradmagic is stricter than TensorFlow where TensorFlow fails
-silently: a gradient of the wrong shape is an error, and keyword calls use the rule.
+shape and dtype per input, with errors that name the function and the input. Inputs are the
+positional arguments, as TensorFlow records them; keyword arguments are hyper-parameters.
+gradmagic is stricter than TensorFlow where TensorFlow fails silently: a gradient of the wrong
+shape is an error, and so is a Tensor passed by keyword that a tape follows.
 """
 
 from __future__ import annotations
@@ -67,7 +69,7 @@ class CustomCall:
         self.name, self.grad_fn, self.names = name, grad_fn, names
         self.inputs, self.variables = inputs, variables  # inputs: the arguments' leaves
         self.function = function  # the CustomGradientFunction (None: no forward to run again)
-        self.lead, self.kw = lead, kw or {}  # its bound object, its keyword-only arguments
+        self.lead, self.kw = lead, kw or {}  # its bound object, its keyword arguments
         self.level = level  # the backward pass it ran in (1: it is a grad_fn, nested)
         self.unflatten = unflatten  # leaves -> the arguments, where some were nested
 
@@ -77,6 +79,16 @@ class CustomCall:
         args = self.unflatten(inputs) if self.unflatten is not None else inputs
         y, grad_fn = self.function.__wrapped__(*self.lead, *args, **self.kw)
         return tuple(flatten(y)[0]), grad_fn
+
+    def forward_function(self):
+        """The user's function that computes the outputs (for checks and their notes)."""
+        return getattr(self.function, "__wrapped__", self.function)
+
+    leading = 0  # parameters of backward_function() before the upstream gradients
+
+    def backward_function(self):
+        """The user's function that gives the gradients: ``grad_fn``."""
+        return self.grad_fn
 
     def unrecorded(self) -> list:
         """Names of values ``grad_fn`` reads that its function computed from its inputs
@@ -229,6 +241,24 @@ def _accepts_variables(fn):
     return any(p.name == "variables" or p.kind is p.VAR_KEYWORD for p in params)
 
 
+def _followed_keyword(name, kwargs):
+    """Keyword arguments are not inputs (TensorFlow records positional arguments only): a
+    Tensor passed by keyword that a tape follows would lose its gradient without a word, so
+    that is an error here (a Variable is fine: a body that reads it gets ``variables=``)."""
+    tapes = [t for t in stack() if t.records]
+    if not tapes:
+        return
+    for key, value in kwargs.items():
+        for leaf in flatten(value)[0] if is_nest(value) else [value]:
+            if isinstance(leaf, Tensor) and type(leaf) is not Variable and any(
+                    t.follows(leaf) for t in tapes):
+                raise GradientTypeError(
+                    f"{name}({key}=...): {key} is a Tensor the tape follows, passed by keyword; "
+                    f"custom_gradient records positional arguments only (as TensorFlow), so its "
+                    f"gradient would be lost without a word. Pass it positionally, and return "
+                    f"its gradient from grad_fn")
+
+
 class CustomGradientFunction:
     """A function whose gradient is the ``grad_fn`` it returns (see ``custom_gradient``)."""
 
@@ -266,8 +296,8 @@ class CustomGradientFunction:
         return self._call(None, *args, **kwargs)
 
     def _bind(self, obj, args, kwargs):
-        """Inputs (every positional argument, keyword calls included) and keyword-only
-        arguments, with their parameter names."""
+        """Inputs (the positional arguments, as TensorFlow records them), keyword arguments
+        (hyper-parameters, passed to the function as they are) and the inputs' parameter names."""
         lead = () if obj is None else (obj,)
         if not kwargs and self._positional is not None and len(lead) + len(args) == len(self._positional):
             return list(args), {}, list(self._positional[len(lead):])
@@ -276,19 +306,19 @@ class CustomGradientFunction:
                 raise GradientTypeError(f"{self._name}(): keyword arguments need an inspectable signature")
             return list(args), {}, [f"args[{i}]" for i in range(len(args))]
         try:
-            bound = self._signature.bind(*lead, *args, **kwargs)
+            self._signature.bind(*lead, *args, **kwargs)
         except TypeError as e:
             raise GradientTypeError(f"{self._name}(): {e}") from None
-        inputs = list(bound.args[len(lead):])
+        _followed_keyword(self._name, kwargs)
         names = []
         params = list(self._signature.parameters.values())[len(lead):]
         for p in params:
             if p.kind is p.VAR_POSITIONAL:
-                names += [f"{p.name}[{k}]" for k in range(len(inputs) - len(names))]
+                names += [f"{p.name}[{k}]" for k in range(len(args) - len(names))]
                 break
-            if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and len(names) < len(inputs):
+            if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and len(names) < len(args):
                 names.append(p.name)
-        return inputs, bound.kwargs, names
+        return list(args), dict(kwargs), names
 
     def _call(self, obj, *args, **kwargs):
         name = self._name
@@ -378,8 +408,11 @@ def custom_gradient(f: Callable | None = None) -> CustomGradientFunction:
     as in TensorFlow: ``grad_grad_fn`` gives the derivative with respect to ``upstream``,
     not the second derivative with respect to ``x``.
 
-    Stricter than TensorFlow: each gradient must have its input's shape and a floating
-    dtype, and keyword calls use the custom gradient too.
+    As in TensorFlow, the inputs are the positional arguments: keyword arguments are
+    hyper-parameters (``grad_multiply(x, scale=0.1)``), passed to ``f`` and not
+    differentiated. Stricter than TensorFlow: each gradient must have its input's shape and
+    a floating dtype, and a Tensor passed by keyword that a tape follows is an error (its
+    gradient would be lost).
 
     >>> @gm.custom_gradient
     ... def log1pexp(x):

@@ -72,7 +72,9 @@ class IntRange:
 
 
 OPS = Flag("ops", "one row per primitive op, not one per user-level function")
-CHECK = Flag("check", "also run the costlier pitfall checks (they call grad_fn again)")
+CHECK = Flag("check", "also check each custom gradient against the derivative of its recorded "
+                      "body, once per function and input shape (a training loop in one trace "
+                      "runs about 1.5 to 3 times slower); the program is left as it was")
 MAX_ROWS = IntRange("max_rows", 2, None, 50, "rows kept per section, first and last", "N")
 PRECISION = IntRange("precision", 1, 17, 4, "significant digits shown", "P")
 OPTIONS = (OPS, CHECK, MAX_ROWS, PRECISION)

@@ -1,195 +1,30 @@
 """Pitfalls: the mistakes people make with gradients, found in a trace and explained next
 to the row where they happen, each with its fix.
 
-Each detector is a small function over a ``Trace`` that returns ``Pitfall`` s. The cheap
-ones (where a NaN was born, a masked ``where`` branch, why a gradient is ``None``) always
-run; the ones that call user code again (upstream ignored, wrong derivative, nested
-custom gradients) run when the trace was asked to check (``gm.trace(check=True)``).
-Detectors run when the traced block ends, never while it runs.
+Each detector is a small function over a ``Trace`` that returns notes (``notes.Pitfall``).
+The cheap ones always run: where a NaN was born and a masked ``where`` (``nans.py``), why a
+gradient is ``None`` (here). The checks run when the trace was asked to check
+(``gm.trace(check=True)``): each custom function's ``grad_fn`` against the derivative of its
+recorded body (``review.py``, ``findings.py``), the term a nested custom gradient loses in a
+second-order pass, and the values a PyTorch Function's ``backward`` reads that nothing
+records. They never change the program: what they run again runs on a snapshot
+(``snapshot.py``). Detectors run when the traced block ends, never while it runs.
 """
-
-import math
 
 import numpy as np
 
-from .._backend import numpy_dtype, to_host, xp_of
-from .._scans import has_nan, scan
-from ..core.custom import CustomCall
+from .._backend import xp_of
 from ..core.tensor import Tensor, Variable, raw
-from ..render._format import number, order_name, summary
-from .gradcheck import TOLERANCES, central_difference, relative_step
+from ..render._format import number, order_name
+from .body import call_kind
+from .findings import check_custom_gradients
+from .nans import births, masked_where, nan_origin
+from .notes import Pitfall, host64
+from .review import custom_rows
+from .snapshot import Snapshot, code_of, quietly
 
-
-class Pitfall:
-    """A mistake found in a trace: ``kind``, ``message`` (what, where, and the fix), ``row``.
-
-    ``message`` may be given as a function that writes it: it runs when the message is
-    first read, so the numbers it quotes come to the host only when someone looks."""
-
-    __slots__ = ("kind", "_message", "row")
-
-    def __init__(self, kind, message, row=None):
-        self.kind, self._message, self.row = kind, message, row
-
-    @property
-    def message(self) -> str:
-        if callable(self._message):
-            try:
-                self._message = self._message()
-            except Exception as e:  # a check must never hide the user's own result
-                self._message = f"(this note could not be written: {type(e).__name__}: {e})"
-        return self._message
-
-    def __repr__(self):
-        where = f" at {self.row.section} #{self.row.index}" if self.row is not None else ""
-        return f"<Pitfall {self.kind}{where}: {self.message[:60]}...>"
-
-
-OVERFLOW = {np.dtype("float16"): math.log(np.finfo(np.float16).max),
-            np.dtype("float32"): math.log(np.finfo(np.float32).max),
-            np.dtype("float64"): math.log(np.finfo(np.float64).max)}
-
-STABLE = ("use a stable form: gm.softplus(x) for log(1 + exp(x)), np.logaddexp(0, x), "
-          "gm.logsumexp, or a custom gradient that computes the derivative stably, as the "
-          "TensorFlow docs' log1pexp does: upstream * (1 - 1 / (1 + e))")
-
-
-# -- small tools --------------------------------------------------------------------------
-def _arrays(values):
-    return [raw(v) for v in (values or ()) if v is not None and not isinstance(v, str)]
-
-
-def _host64(v):
-    return np.asarray(to_host(raw(v)), dtype=np.float64)
-
-
-def _close(a, b, rtol, atol):
-    a, b = _host64(a), _host64(b)
-    return a.shape == b.shape and bool(np.all(np.abs(a - b) <= atol + rtol * np.maximum(np.abs(a), np.abs(b))))
-
-
-def _tolerance(dtype):
-    """check_grad's tolerances for a dtype, which compare float32 a little more loosely here
-    (a one-direction finite difference, not per element)."""
-    rtol, atol = TOLERANCES.get(np.dtype(dtype), TOLERANCES[np.dtype("float32")])
-    return (max(rtol, 1e-4), atol) if np.dtype(dtype) == np.float64 else (max(rtol, 3e-3), atol)
-
-
-def _where(row):
-    return f"{row.section} row #{row.index}, {order_name(row.level)}"
-
-
-# -- 4 and 5: NaN or Inf born in the backward pass; a masked where branch ------------------
-def _nan_births(trace):
-    """The first backward row of each pass whose downstream is not finite while its
-    upstream and inputs were (a NaN in x itself comes from the forward pass); and
-    whether each such row's forward output held a NaN already. Every value is scanned at
-    once (``scan``: one synchronisation for device arrays, however many values)."""
-    rows = [r for r in trace.backward if r.kind in ("op", "function")]
-    parts = [(_arrays(r.downstream), _arrays(r.upstream), _arrays(r.inputs), _arrays(r.outputs))
-             for r in rows]
-    values = list({id(v): v for part in parts for group in part for v in group}.values())
-    flags = dict(zip(map(id, values), scan(values)))  # each value once
-    births, seen = [], set()
-    for row, (downs, ups, xs, outs) in zip(rows, parts):
-        if row.level in seen or not any(flags[id(d)][0] for d in downs):
-            continue
-        seen.add(row.level)
-        if any(flags[id(u)][0] for u in ups) or any(flags[id(x)][1] for x in xs):
-            continue  # it came from upstream (or a folded row): not born here
-        births.append((row, any(flags[id(o)][1] for o in outs)))
-    return births
-
-
-def _cause(row):
-    """Why a step made NaN or Inf, in words (``0 * inf``, ``log(0)``, exp overflow ...)."""
-    xs = _arrays(row.inputs)
-    x = _host64(xs[0]) if xs else None
-    dtype = numpy_dtype(raw(row.inputs[0]).dtype) if xs and hasattr(raw(row.inputs[0]), "dtype") else None
-    nan = any(has_nan(d) for d in _arrays(row.downstream))
-    local = row.local
-    zero_times_inf = False
-    if isinstance(local, tuple):
-        for loc in _arrays(local):
-            lv = _host64(loc)
-            for up in _arrays(row.upstream):
-                uv = _host64(up)
-                try:
-                    both = np.broadcast_arrays(lv, uv)
-                except ValueError:
-                    continue
-                if np.any(np.isinf(both[0]) & (both[1] == 0)):
-                    zero_times_inf = True
-    parts = []
-    if row.node == "exp" and x is not None and dtype in OVERFLOW and np.any(x > OVERFLOW[dtype]):
-        parts.append(f"exp overflow: x={number(x.max())} is above log(max {dtype.name}) ≈ "
-                     f"{OVERFLOW[dtype]:.1f}, so exp(x) = inf")
-    if row.node in ("log", "log2", "log10", "reciprocal", "divide") and x is not None and np.any(x == 0):
-        parts.append(f"{row.node}(0): its local derivative 1/x is inf at x = 0")
-    if row.node == "sqrt" and x is not None and np.any(x == 0):
-        parts.append("sqrt at 0: its local derivative 1 / (2 sqrt(x)) is inf at x = 0")
-    if row.node in ("arcsin", "arccos", "arctanh") and x is not None and np.any(np.abs(x) >= 1):
-        parts.append(f"{row.node} at |x| = 1: its local derivative is inf there")
-    if zero_times_inf and nan:
-        parts.append("0 * inf = NaN: an upstream gradient of 0 met a local derivative of inf")
-    elif nan and not parts:
-        parts.append("inf - inf or 0 * inf inside the step: the upstream and inputs were finite")
-    elif not parts:
-        parts.append("the local derivative is inf for a finite input")
-    return "; ".join(parts)
-
-
-def _masked_branch(trace, row):
-    """The forward ``where`` row that consumed ``row``'s output as its unselected branch."""
-    outs = [o for o in (row.outputs or ()) if isinstance(o, Tensor)]
-    if not outs:
-        return None, None
-    for f in trace.forward:
-        if f.node == "where" and len(f.inputs) == 3:
-            for k in (1, 2):
-                if any(f.inputs[k] is o for o in outs):
-                    return f, k
-    return None, None
-
-
-def nan_origin(trace, births=None):
-    """NaN or Inf born in the backward pass: the first step, its numbers, cause and fix."""
-    found = []
-    for row, nan_before in _nan_births(trace) if births is None else births:
-        if _masked_branch(trace, row)[0] is not None:
-            continue  # masked_where explains it
-        if nan_before:
-            continue  # the forward value was NaN already: not born in the backward pass
-        found.append(Pitfall("nan-origin", lambda row=row: _nan_origin_message(row), row))
-    return found
-
-
-def _nan_origin_message(row):
-    c = row.cells()
-    return (f"NaN/Inf first appears in the backward pass at {row.node} ({_where(row)}): "
-            f"{c['x']}, upstream {c['upstream']}, local {c['local']}, downstream "
-            f"{c['downstream']}. Cause: {_cause(row)}. Fix: {STABLE}.")
-
-
-def masked_where(trace, births=None):
-    """A where whose unselected branch sends NaN backward (the where-inside-where fix)."""
-    found = []
-    for row, _ in _nan_births(trace) if births is None else births:
-        f, k = _masked_branch(trace, row)
-        if f is None:
-            continue
-        found.append(Pitfall("masked-where", lambda row=row, k=k: _masked_where_message(row, k), row))
-    return found
-
-
-def _masked_where_message(row, k):
-    branch = "x (taken where the condition is True)" if k == 1 else "y (taken where it is False)"
-    return (f"np.where(c, x, y) sends a gradient of 0 into the unselected positions of its "
-            f"branch {branch}, computed by {row.node} ({_where(row)}); there {row.node}'s local "
-            f"derivative is not finite, and 0 * inf = NaN, so the NaN reaches the inputs even "
-            f"though where never selected those values. Cause: {_cause(row)}. Fix: make the "
-            f"branch safe where it is not selected, a where inside the where: "
-            f"np.where(c, np.{row.node}(np.where(c, x, 1)), 0).")
+__all__ = ["Pitfall", "detect", "why_none"]
+COPIES = {"numpy", "asarray", "array", "item", "tolist", "to_host"}  # names that leave the tape
 
 
 # -- 6: why a gradient is None -------------------------------------------------------------
@@ -201,6 +36,9 @@ def why_none(trace, seen, targets, source):
     if source.dtype.kind not in "fc":
         return (f"{name} has dtype {source.dtype}: integer and boolean values have no gradient. "
                 f"Make it floating: gm.constant(..., dtype='float32') or {name}.astype(float).")
+    custom = _custom_reason(trace, name, tname, source)
+    if custom:
+        return custom
     used = seen.recorded_inputs + [a for row in trace.forward for a in row.inputs]
     copies = [a for a in used if isinstance(a, Tensor) and a is not source and _same_buffer(a, source)]
     if not seen.connected(source):
@@ -243,6 +81,65 @@ def why_none(trace, seen, targets, source):
     return f"{tname} does not depend on {name} through any op the tape recorded."
 
 
+def _names_in(fn):
+    """Every name ``fn``'s code (and the code defined inside it) uses."""
+    f = code_of(fn)
+    out, todo = set(), [f.__code__] if f is not None else []
+    while todo:
+        code = todo.pop()
+        out.update(code.co_names)
+        todo += [c for c in code.co_consts if hasattr(c, "co_names")]
+    return out
+
+
+def _reaches(fn, value):
+    """How ``fn`` reaches ``value`` without taking it as an argument: ``a closure``, ``a
+    global``, or None."""
+    f = code_of(fn)
+    if f is None:
+        return None
+    for cell in f.__closure__ or ():
+        try:
+            if cell.cell_contents is value:
+                return "from the enclosing scope (a closure)"
+        except ValueError:
+            continue
+    if any(f.__globals__.get(n) is value for n in _names_in(f)):
+        return "as a global"
+    return None
+
+
+def _custom_reason(trace, name, tname, source):
+    """A None caused by a custom function: one that reads ``source`` without taking it as
+    an input, or whose recorded grad_fn took a NumPy copy of it."""
+    if not isinstance(source, Tensor):
+        return None
+    for row in custom_rows(trace):
+        call, w = row.source, row.source.words
+        if any(a is source for a in list(call.inputs) + list(call.variables)):
+            recorded = any(isinstance(u, Tensor) for u in row.upstream)
+            copies = sorted(_names_in(call.backward_function()) & COPIES)
+            if recorded and copies:
+                return (f"{tname} comes from a pass through {row.node}'s {w['grad_fn']}, which "
+                        f"uses {', '.join(copies)} on Tensors (a NumPy copy has no history): "
+                        f"this pass was recorded to be differentiated again, but through that "
+                        f"copy nothing connects {tname} back to {name}. Keep {w['grad_fn']} on "
+                        f"Tensors: write np.cos({name}), not np.cos({name}.numpy()).")
+            continue
+        if type(source) is Variable:
+            continue  # a Variable read in the body gets its gradient through variables=
+        how = _reaches(call.forward_function(), source) or _reaches(call.backward_function(), source)
+        if how:
+            inputs = ", ".join(call.names)
+            return (f"{name} is not an input of {row.node}: {row.node} reads it {how}, and a "
+                    f"custom_gradient function's outputs are one op over its inputs ({inputs}), "
+                    f"as in TensorFlow, so no gradient reaches {name} through {row.node}. Pass it "
+                    f"as an input, `{row.node}({inputs}, {name})`, and return its gradient from "
+                    f"{w['grad_fn']} too (or make it a gm.Variable: {w['grad_fn']} then receives "
+                    f"it in variables=).")
+    return None
+
+
 def _same_buffer(a, b):
     va, vb = a.value, b.value
     if va is vb:
@@ -270,122 +167,7 @@ def _ran_unrecorded(trace, seen, source):
     return False
 
 
-# -- 1: upstream ignored (calls grad_fn again) -----------------------------------------------
-def _custom_rows(trace):
-    """Backward rows of custom functions whose grad_fn ran to the end."""
-    return [r for r in trace.backward if r.kind == "function" and isinstance(r.source, CustomCall)
-            and r.downstream is not None]
-
-
-def upstream_ignored(trace):
-    """A grad_fn whose result does not scale with its upstream: the chain is cut."""
-    found = []
-    for row in _custom_rows(trace):
-        call, ups = row.source, [raw(u) for u in row.upstream]
-        downs = row.downstream
-        twice = trace.rerun_quietly(call.gradients, tuple(u * 2 for u in ups))
-        zero = trace.rerun_quietly(call.gradients, tuple(u * 0 for u in ups))
-        if isinstance(twice, Exception) or isinstance(zero, Exception):
-            continue
-        bad = []
-        for k, d in enumerate(downs):
-            if d is None or twice[k] is None:
-                continue
-            rtol, atol = _tolerance(raw(d).dtype)
-            scale = float(np.max(np.abs(_host64(d)))) if _host64(d).size else 0.0
-            if not _close(twice[k], _host64(d) * 2, rtol, atol * max(1.0, scale)) or (
-                    zero[k] is not None and not _close(zero[k], np.zeros_like(_host64(d)), rtol, atol * max(1.0, scale))):
-                bad.append(k)
-        if not bad:
-            continue
-        names = row.input_names()
-        k = bad[0]
-        local = trace.custom_local(row)  # what grad_fn gives for an upstream of ones
-        if isinstance(local, tuple):
-            row.set_local(local)  # the row shows the number the user's grad_fn gives
-        local = local[k] if isinstance(local, tuple) else None
-        got = summary(downs[k], trace.precision)
-        up = summary(row.upstream, trace.precision)
-        would = ""
-        if local is not None and not isinstance(local, str) and len(ups) == 1:
-            try:
-                would = summary(raw(ups[0]) * raw(local), trace.precision)
-            except ValueError:
-                would = ""
-        if would == got:
-            continue  # an upstream of ones: the numbers agree here; the rows after show the cut
-        w = call.words
-        found.append(Pitfall("upstream-ignored", (
-            f"{row.node}'s {w['grad_fn']} does not multiply by its {w['upstream gradient']}: for "
-            f"{names[k]} it passed {got} downstream for {w['an']} {w['upstream']} of {up}"
-            + (f"; with the {w['upstream']} multiplied in ({w['upstream']} × local) it would pass "
-               f"{would}" if would else "")
-            + f". Ignoring {w['upstream']} cuts the chain rule here, as if {w['stop_gradient']} were "
-            f"there: everything before {row.node} gets the wrong gradient. Fix: return "
-            f"{w['upstream']} * (d{row.node}/d{names[k]}), e.g. `{w['example']}`."), row))
-    return found
-
-
-# -- 2: wrong derivative (finite differences of the forward) -----------------------------------
-def wrong_derivative(trace):
-    """A custom gradient that disagrees with the derivative of its own forward function."""
-    found = []
-    rng = np.random.default_rng(0)
-    for row in _custom_rows(trace):
-        call = row.source
-        if call.function is None or call.level or any(p.kind == "upstream-ignored" for p in row.pitfalls):
-            continue  # nested inside a grad_fn (see nested_second_order), or already explained
-        for k, (x, d) in enumerate(zip(call.inputs, row.downstream)):
-            if d is None or not isinstance(x, Tensor) or x.dtype.kind != "f":
-                continue
-            fd, engine = _directional(trace, call, row, k, rng)
-            if fd is None:
-                continue
-            rtol, atol = _tolerance(x.dtype)
-            if abs(fd - engine) <= atol * max(1.0, abs(fd)) + rtol * max(abs(fd), abs(engine)):
-                continue
-            name = row.input_names()[k]
-            along = "" if x.size == 1 else " along a random direction"
-            w = call.words
-            found.append(Pitfall("wrong-derivative", (
-                f"{row.node}'s custom gradient disagrees with the derivative of its own forward "
-                f"function for {name} (at {name}={summary(x, trace.precision)}): {w['grad_fn']} "
-                f"passed {number(engine, trace.precision)} downstream{along}, while central finite "
-                f"differences of {row.node} give {number(fd, trace.precision)} for the same "
-                f"{w['upstream']}. Fix the formula in {w['grad_fn']} (check it with "
-                f"{w['check_grad']}); if the "
-                f"difference is deliberate (a straight-through or clipped gradient), ignore "
-                f"this note."), row))
-            break
-    return found
-
-
-def _directional(trace, call, row, k, rng):
-    """(finite differences, engine) of <upstream, y> along a direction in input ``k``."""
-    x = call.inputs[k]
-    xp = xp_of(x.value)
-    v = np.ones(x.shape) if x.size == 1 else rng.standard_normal(x.shape)
-    host = _host64(x)
-    eps = relative_step(host)
-    ups = [_host64(u) for u in row.upstream]
-    base = [Tensor(xp.asarray(_host64(a))) if isinstance(a, Tensor) and a.dtype.kind == "f" else a
-            for a in call.inputs]
-
-    def value(t):
-        xs = list(base)
-        xs[k] = Tensor(xp.asarray(host + t * v))
-        out = call.forward(*xs)[0]
-        outs = out if isinstance(out, (tuple, list)) else (out,)
-        return sum(float(np.sum(u * _host64(o))) for u, o in zip(ups, outs))
-
-    fd = trace.rerun_quietly(central_difference, value, eps)
-    if isinstance(fd, Exception) or not math.isfinite(fd):
-        return None, None
-    engine = float(np.sum(_host64(row.downstream[k]) * v))
-    return fd, engine
-
-
-# -- 3: nested custom gradients are not second derivatives ---------------------------------------
+# -- nested custom gradients are not second derivatives -------------------------------------
 NESTED_FIX = """@gm.custom_gradient
 def op(x):
     y, x_grad = f(x), df(x)
@@ -398,79 +180,62 @@ def op(x):
 
 
 def nested_second_order(trace):
-    """A decorated grad_fn used in a second-order pass: captured values got no gradient."""
-    found = []
-    for row in _custom_rows(trace):
+    """A decorated grad_fn used in a second-order pass: the values it captured got no
+    gradient; the term lost is the engine's derivative of its recorded body in them."""
+    found, done = [], set()
+    for row in custom_rows(trace):
         call = row.source
-        if row.level < 2 or call.level < 1 or call.function is None:
+        body = trace.body_of(call)
+        if row.level < 2 or call.level < 1 or body is None or call_kind(call) in done:
             continue
-        fn = getattr(call.function, "__wrapped__", None)
-        cells = zip(getattr(getattr(fn, "__code__", None), "co_freevars", ()),
-                    getattr(fn, "__closure__", None) or ())
-        captured = [(var, c.cell_contents) for var, c in cells if _cell_tensor(c)]
-        for var, c in captured:
-            missed = _captured_term(trace, call, row, c)
-            if missed is None or abs(missed) <= 1e-6 * max(1.0, abs(missed)):
+        done.add(call_kind(call))
+        captured = body.read()
+        fn = code_of(call.forward_function())
+        cells = dict(zip(getattr(getattr(fn, "__code__", None), "co_freevars", ()),
+                         [c.cell_contents for c in getattr(fn, "__closure__", None) or ()]))
+        missing = body.vjp([raw(u) for u in row.upstream], captured) if captured else []
+        for c, m in zip(captured, missing):
+            if m is None or not np.any(host64(m)):
                 continue
-            name = trace.known_name(c) or var
-            result = next((g for g in trace.gradients if g.level == row.level and g.inputs
-                           and g.inputs[0] is c and g.downstream[0] is not None), None)
-            numbers = ""
-            if result is not None and raw(result.downstream[0]).size == 1:
-                produced = float(_host64(result.downstream[0]).sum())
-                numbers = (f" The second derivative came out {number(produced, trace.precision)}; "
-                           f"with the missing term it is {number(produced + missed, trace.precision)}.")
-            found.append(Pitfall("nested-not-second-derivative", (
-                f"{row.node} is a custom gradient nested inside another function's grad_fn. In "
-                f"the {order_name(row.level)} its grad_grad_fn gave the derivative with respect "
-                f"to its upstream dy only: {name}, which grad_fn captures from the enclosing "
-                f"scope, got no gradient through this path (finite differences of {row.node}'s "
-                f"output in {name} give {number(missed, trace.precision)} that is missing)."
-                f"{numbers} Fix: make the inner custom gradient take {name} explicitly, so its "
-                f"second-order rule gives {name}'s gradient:\n{NESTED_FIX}"), row))
+            name = next((k for k, v in cells.items() if v is c), None) or trace.name_of(c)
+            found.append(Pitfall("nested-not-second-derivative",
+                                 _nested_message(trace, row, c, name, host64(m)), row))
     return found
 
 
-def _cell_tensor(cell):
-    try:
-        v = cell.cell_contents
-    except ValueError:
-        return False
-    return isinstance(v, Tensor) and v.dtype.kind == "f"
-
-
-def _captured_term(trace, call, row, captured):
-    """Finite differences of <ddy, grad_fn(dy)> in a value grad_fn captured (dy held fixed)."""
-    ups = [_host64(u) for u in row.upstream]
-    old = captured.value
-    host = _host64(old)
-    xp = xp_of(old)
-    eps = relative_step(host)
-    v = np.ones(host.shape)
-    inputs = [Tensor(raw(a)) if isinstance(a, Tensor) else a for a in call.inputs]
-
-    def value(t):
-        captured.value = xp.asarray(host + t * v, dtype=old.dtype if hasattr(old, "dtype") else None)
-        try:
-            out = call.forward(*inputs)[0]
-        finally:
-            captured.value = old
-        outs = out if isinstance(out, (tuple, list)) else (out,)
-        return sum(float(np.sum(u * _host64(o))) for u, o in zip(ups, outs))
-
-    missed = trace.rerun_quietly(central_difference, value, eps)
-    return None if isinstance(missed, Exception) else missed
+def _nested_message(trace, row, captured, name, missed):
+    call, p = row.source, trace.precision
+    qual = getattr(code_of(call.forward_function()), "__qualname__", "")
+    owner = qual.split(".<locals>.")[0] if ".<locals>." in qual else None
+    inner = f"{owner}'s {call.name}" if owner else call.name
+    scope = f"{owner}'s scope" if owner else "the enclosing scope"
+    result = next((g for g in trace.gradients if g.level == row.level and g.inputs
+                   and g.inputs[0] is captured and g.downstream[0] is not None), None)
+    numbers = ""
+    if result is not None and missed.size == 1 and raw(result.downstream[0]).size == 1:
+        produced = float(host64(result.downstream[0]).sum())
+        numbers = (f" The second derivative came out {number(produced, p)}; with the missing "
+                   f"term it is {number(produced + float(missed.sum()), p)}.")
+    shown = number(float(missed.sum()), p) if missed.size == 1 else str(np.round(missed, p).tolist())
+    nested = f" (nested in {owner})" if owner else ", nested inside another function's grad_fn"
+    return (f"{inner} is itself a custom gradient{nested}. In the {order_name(row.level)} its grad_grad_fn gave the derivative with "
+            f"respect to its upstream dy only: {name}, which {call.name} captures from {scope}, "
+            f"got no gradient through this path (the engine's derivative of {call.name}'s "
+            f"recorded ops in {name} is {shown}, missing).{numbers} Fix: make the inner custom "
+            f"gradient take {name} explicitly, so its second-order rule gives {name}'s "
+            f"gradient:\n{NESTED_FIX}")
 
 
 def unrecorded_in_second_order(trace):
     """A custom function's backward, differentiated again, that reads values its forward
     computed where nothing recorded them: their derivative is silently lost."""
     found = []
-    for row in _custom_rows(trace):
+    for row in custom_rows(trace):
         if not any(isinstance(u, Tensor) for u in row.upstream):
             continue  # a pass that nothing differentiates again
         call = row.source
-        names = trace.rerun_quietly(call.unrecorded)
+        with Snapshot([call.forward_function(), call.backward_function()], list(call.inputs)) as snap:
+            names = [] if snap.unsafe else quietly(call.unrecorded)
         if isinstance(names, Exception) or not names:
             continue
         w, one = call.words, len(names) == 1
@@ -487,19 +252,19 @@ def unrecorded_in_second_order(trace):
 
 
 CHEAP = (nan_origin, masked_where)
-COSTLY = (upstream_ignored, wrong_derivative, nested_second_order, unrecorded_in_second_order)
+COSTLY = (check_custom_gradients, nested_second_order, unrecorded_in_second_order)
 
 
 def detect(trace):
-    """Run the detectors over ``trace`` (the costly ones when it was asked to check) and
+    """Run the detectors over ``trace`` (the checks too when it was asked to check) and
     attach what they find to the rows; returns the findings."""
     found = []
-    births = None
+    born = None
     for detector in CHEAP + (COSTLY if trace.check else ()):
         try:
             if detector in CHEAP:  # they share one scan of the backward pass's values
-                births = _nan_births(trace) if births is None else births
-                results = detector(trace, births)
+                born = births(trace) if born is None else born
+                results = detector(trace, born)
             else:
                 results = detector(trace)
         except Exception as e:  # a check must never hide the user's own result or error

@@ -81,6 +81,11 @@ class TraceRow:
         called ``grad_fn`` again gives the number the user's rule gives."""
         self._rec[LOCAL] = local
 
+    def add_note(self, text):
+        """Add ``text`` to the row's note (what the row is, in words)."""
+        rec = self._rec
+        rec[NOTE] = f"{rec[NOTE]}; {text}" if rec[NOTE] else text
+
     def input_names(self):
         """The name of each input: the user's name for it when known."""
         return self._trace.input_names(self)
@@ -134,11 +139,12 @@ def view(trace, rec):
 class Group:
     """A user-level function call or scope, while it runs and while its backward is folded."""
 
-    __slots__ = ("name", "inputs", "names", "row", "n_ops", "custom")
+    __slots__ = ("name", "inputs", "names", "row", "n_ops", "custom", "body")
 
-    def __init__(self, name, inputs, names, row, custom):
+    def __init__(self, name, inputs, names, row, custom, body=None):
         self.name, self.inputs, self.names, self.row, self.custom = name, inputs, names, row, custom
         self.n_ops = 0
+        self.body = body  # a custom function's recorded ops, while a checking trace keeps them
 
 
 def elementwise_local(prim, vals, out, params, downs):

@@ -16,16 +16,13 @@ counts the ones in between (``max_rows`` per section), so memory stays bounded.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import inspect
-import io
 import json
 import sys
 import weakref
 from typing import Callable
 
-from .._backend import xp_of
 from ..core.backward import broadcast_axes
 from ..core import context
 from ..core.context import Listener, listeners, paused, push, remove
@@ -34,10 +31,12 @@ from ..errors import TapeError
 from ..render.html import render_html
 from ..render.text import render_text
 from . import options
+from .body import Body, call_kind
 from .names import Naming
 from .pitfalls import Pitfall, detect, why_none
 from .rows import (CUSTOM_LOCAL, DOWNSTREAM, ELEMENTWISE, LEVEL, LOCAL, NOTE, OUTPUTS, Group, Rows,
                    TraceRow, ratio_local, record_row, view)
+from .snapshot import quietly
 
 
 class Trace(Naming, Listener):
@@ -74,13 +73,14 @@ class Trace(Naming, Listener):
         self._stack = []  # open groups, outermost first
         self._owner = {}  # id(output) of an op inside a group -> the outermost group
         self._folding = None  # (group, row) whose backward steps are being folded
-        self._muted = 0
         self._pending = []  # sum and unbroadcast rows waiting for their step's row
         self._snapshots = {}  # (variable, value read) -> the Tensor rows show for it
         self._read_from = {}  # id(that Tensor) -> the Variable it was read from
         self._active = False
         self._used = False
         self._found = []  # pitfalls found while the code ran (None gradients, contract errors)
+        self._bodies = {}  # a custom call -> its Body: one per function and input shapes (check)
+        self._kinds = set()  # those (function, shapes) whose body is kept
 
     # -- as a context ----------------------------------------------------------------
     def __enter__(self):
@@ -98,7 +98,7 @@ class Trace(Naming, Listener):
         self._flush_fold()
         self.name_from_frame(sys._getframe(1))
         self.close_names()
-        if self.check:  # the checks that call user code again run now, as the block ends
+        if self.check:  # the checks run now, as the block ends
             self._detect()
         return False
 
@@ -153,11 +153,13 @@ class Trace(Naming, Listener):
 
     # -- engine hooks: forward ---------------------------------------------------------
     def on_op(self, prim, args, vals, out, params):
-        if self._muted:
-            return
         level = context.LEVEL.get()
         inside = ""
         if self._stack:
+            if self.check:  # each custom function's body keeps its ops, to be checked
+                for g in self._stack:
+                    if g.body is not None:
+                        g.body.append((prim, args, vals, out, params))
             group = self._stack[0]
             group.n_ops += 1
             key = id(out)  # forgotten when out dies, so a new value at that address is not its
@@ -176,17 +178,36 @@ class Trace(Naming, Listener):
                            None, "", inside, 0, None, None])
 
     def on_function_enter(self, name, inputs, names):
-        if self._muted:
-            return
         row = None
         if (not self._stack and not context.LEVEL.get()) or self.ops:
             row = record_row("forward", context.LEVEL.get(), "function", name, inputs, tuple(names),
                               context=" › ".join(g.name for g in self._stack))
             self._forward.add(row)
-        self._stack.append(Group(name, inputs, tuple(names), row, custom=True))
+        self._stack.append(Group(name, inputs, tuple(names), row, custom=True,
+                                 body=[] if self.check else None))
+
+    def on_custom_op(self, prim, inputs, vals, ys, outs, params):
+        if not self.check or not self._stack:
+            return
+        group, call = self._stack[-1], params.get("call")
+        for g in self._stack[:-1]:  # to the functions around it, one op of their bodies
+            if g.body is not None:
+                g.body.append((prim, tuple(inputs), vals, tuple(outs), params))
+        if group.body is None or call is None:
+            return
+        kind = call_kind(call)
+        if kind not in self._kinds:  # one body per function and input shapes is checked
+            self._kinds.add(kind)
+            self._bodies[call] = Body(group.body, inputs, ys)
+        group.body = None
+
+    def body_of(self, call):
+        """The recorded body of a custom call (a ``Body``), kept when the trace checks, for
+        the first call of each function and input shapes; else None."""
+        return self._bodies.get(call)
 
     def on_function_exit(self, name, outputs):
-        if self._muted or not self._stack:
+        if not self._stack:
             return
         group = self._stack.pop()
         rec = group.row
@@ -201,6 +222,7 @@ class Trace(Naming, Listener):
         """A ``scope`` or ``@traced`` function starts: its ops are grouped under ``name``."""
         self.on_function_enter(name, inputs, names)
         self._stack[-1].custom = False
+        self._stack[-1].body = None  # only a custom function's body is checked
 
     def scope_exit(self, name, outputs, raised=False):
         """It ended, giving ``outputs`` (a Tensor, or a tuple or list holding some)."""
@@ -220,8 +242,6 @@ class Trace(Naming, Listener):
 
     # -- engine hooks: backward --------------------------------------------------------
     def on_backward_step(self, entry, g, downs, level):
-        if self._muted:
-            return
         prim, args, vals, out, params = entry
         if prim.joint:  # a custom-gradient function: one row, its grad_fn's numbers
             self._flush_fold()
@@ -307,15 +327,11 @@ class Trace(Naming, Listener):
     # the step itself: they wait in _pending, to follow their step's row, or to be folded
     # with it into a traced function's row.
     def on_backward_sum(self, tensor, before, added, level):
-        if self._muted:
-            return
         self._pending.append(record_row(
             "backward", level, "sum", "sum", (tensor,), None, (), upstream=(before, added),
             downstream=None, local="add", note="a value used twice or more: its gradients add up"))
 
     def on_unbroadcast(self, tensor, before, after, level):
-        if self._muted:
-            return
         bshape, ashape = tuple(before.shape), tuple(after.shape)
         axes = broadcast_axes(bshape, ashape)
         self._pending.append(record_row(
@@ -332,8 +348,6 @@ class Trace(Naming, Listener):
             self._pending.clear()
 
     def on_gradient_end(self, seen, targets, sources, grads, level):
-        if self._muted:
-            return
         self._flush_fold()
         for s, g in zip(sources, grads):
             rec = record_row("gradient", level, "result", "gradient", (s,), None, tuple(targets),
@@ -341,15 +355,13 @@ class Trace(Naming, Listener):
             self._gradients.add(rec)
             if g is None:
                 self.name_from_caller()
-                reason = self.rerun_quietly(why_none, self, seen, targets, s)
+                reason = quietly(why_none, self, seen, targets, s)
                 if not isinstance(reason, Exception):
                     row = view(self, rec)
                     row.pitfalls.append(Pitfall("none-gradient", f"the gradient is None: {reason}", row))
                     self._found.append(row.pitfalls[-1])
 
     def on_backward_error(self, entry, g, error, level):
-        if self._muted:
-            return
         self._flush_fold()
         prim, args, vals, out, params = entry
         call = params.get("call")
@@ -363,27 +375,6 @@ class Trace(Naming, Listener):
         row = view(self, rec)
         row.pitfalls.append(Pitfall("contract", f"{type(error).__name__}: {error}", row))
         self._found.append(row.pitfalls[-1])
-
-    def rerun_quietly(self, fn: Callable, *args):
-        """Call user code again (a grad_fn, a forward function) for a check: nothing is
-        recorded, traced or printed; an exception is returned, not raised."""
-        self._muted += 1
-        try:
-            with paused(), contextlib.redirect_stdout(io.StringIO()), \
-                    contextlib.redirect_stderr(io.StringIO()):
-                return fn(*args)
-        except Exception as e:
-            return e
-        finally:
-            self._muted -= 1
-
-    def custom_local(self, row):
-        """What a custom function's ``grad_fn`` gives for an upstream of ones, run quietly
-        (this calls user code again: the checks of ``check=True`` use it)."""
-        call = row.source
-        ones = tuple(xp_of(o.value).ones(o.value.shape, dtype=o.value.dtype) for o in row.outputs)
-        local = self.rerun_quietly(call.gradients, ones)
-        return f"grad_fn(ones) raised {type(local).__name__}" if isinstance(local, Exception) else local
 
     # -- output --------------------------------------------------------------------------
     def to_rows(self) -> list[dict]:
@@ -439,7 +430,10 @@ def trace(ops: bool = options.OPS.default, check: bool = options.CHECK.default,
     """Record every forward value and backward step run inside ``with gm.trace() as tr:``.
 
     ``ops``: one row per primitive instead of one per user-level function.
-    ``check``: also run the costlier pitfall checks. ``max_rows``: rows kept per section
+    ``check``: also check each custom function's gradient against the derivative of its
+    recorded body, once per function and input shape (and the other costlier checks: see
+    ``pitfalls.py``); what they run again runs on a snapshot, so the program is left as it
+    was. ``max_rows``: rows kept per section
     (the first and last; the rest are counted). ``precision``: significant digits shown.
     """
     return Trace(ops=ops, check=check, max_rows=max_rows, precision=precision)

@@ -59,6 +59,7 @@ STYLE = {  # class -> its declarations; an element's classes apply in order, a l
     "gm-pit": ("display:block;width:0;min-width:100%;box-sizing:border-box;margin:0.1em 0;"
                "padding:0.1em 0.5em;border-left:3px solid rgba(217,140,0,0.9);"
                "background:rgba(240,170,0,0.13)"),
+    "gm-pit-info": "border-left:3px solid rgba(60,130,220,0.9);background:rgba(60,130,220,0.1)",
     "gm-eq": "opacity:0.6;padding-right:0.4em",
     "gm-result": "padding:0.15em 0.5em",
 }
@@ -179,9 +180,12 @@ def _notes(row, width, lead=True):
     out = []
     if row.note:
         out.append(note("gm-note", _span("gm-msg", f"&middot; {_prose(row.note)}")))
-    for f in row.pitfalls:
-        out.append(note("gm-note gm-warn",
-                        _span("gm-pit", f"&#9888; <b>{_e(f.kind)}</b>: {_prose(f.message)}")))
+    for f in row.pitfalls:  # a mistake is a warning; a note that informs, information
+        info = getattr(f, "info", False)
+        out.append(note("gm-note gm-info" if info else "gm-note gm-warn",
+                        _span("gm-pit gm-pit-info" if info else "gm-pit",
+                              f"{'&#8505;' if info else '&#9888;'} <b>{_e(f.kind)}</b>: "
+                              f"{_prose(f.message)}")))
     return out
 
 

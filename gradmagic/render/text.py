@@ -64,8 +64,8 @@ def _notes(row, width):
     width -= len(NOTE_INDENT)
     if row.note:
         out += wrap(row.note, width, "· ", "  ")
-    for f in row.pitfalls:
-        out += wrap(f"{f.kind}: {f.message}", width, "! ", "  ")
+    for f in row.pitfalls:  # a mistake is marked "!", a note that informs "i"
+        out += wrap(f"{f.kind}: {f.message}", width, "i " if getattr(f, "info", False) else "! ", "  ")
     return out
 
 

@@ -108,6 +108,14 @@ class FunctionCall(CustomCall):
             grads = tuple(None if r is None else _once(r, self.args) for r in grads)
         return grads
 
+    def forward_function(self):
+        return self.cls.forward
+
+    leading = 1  # backward(ctx, *grad_outputs)
+
+    def backward_function(self):
+        return self.cls.backward
+
     def unrecorded(self):
         """``ctx`` attributes holding tensors that ``forward`` computed from its inputs:
         forward runs without recording, so a double backward sees them as constants."""

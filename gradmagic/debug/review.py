@@ -1,0 +1,337 @@
+"""Reviewing a custom gradient: what ``grad_fn`` gave against the derivative of its body.
+
+For the first call of each custom function and input shapes in a checking trace, the
+gradients ``grad_fn`` gave in the pass are compared, per input (variables too) and per
+element, with the true ones: the engine's gradient of the body's recorded ops
+(``body.py``), or, where the body is not differentiable by the engine (it left the tape:
+``np.round``, ``.numpy()``; a PyTorch Function's forward), central finite differences of
+the function run again on a snapshot (``snapshot.py``) when that can be made safe.
+``grad_fn`` is called again, on the same snapshot, with other upstreams (``2u``, ``0``, a
+random ``r``, ``u + r``, small multiples of ``u``) to tell a mistake from an intentional
+pattern (``Verdict``):
+
+- ignored: the same gradient for ``u``, ``2u`` and ``0``: the chain is cut (a mistake);
+- straight-through: the body's derivative is 0 (piecewise constant) and ``grad_fn``
+  passes a surrogate (intentional);
+- clipped: not linear in the upstream, but exact for small upstreams (intentional);
+- scaled or reversed: ``c`` times the derivative of an identity forward (intentional;
+  on any other forward, a mistake);
+- at a kink, any value between the one-sided derivatives is accepted (a subgradient);
+- anything else is a wrong derivative, with every wrong input and element.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._backend import xp_of
+from ..core.custom import CustomCall
+from ..core.tensor import Tensor, raw
+from .body import call_kind
+from .notes import differ, host64, tolerance
+from .snapshot import Snapshot, quietly
+
+SMALL = (1e-3, 1e-6)  # upstreams this small (of the largest) must give the exact derivative
+FULL = 16  # an input of up to this many elements is differenced element by element
+DIRECTIONS = 3  # random directions for larger ones
+KINKS = 8  # disputed elements whose one-sided derivatives are looked at
+FD_TOL = {np.dtype("float64"): (1e-4, 1e-6), np.dtype("float32"): (3e-2, 3e-3)}
+
+
+def custom_rows(trace):
+    """Backward rows of custom functions whose grad_fn ran to the end."""
+    return [r for r in trace.backward if r.kind == "function" and isinstance(r.source, CustomCall)
+            and r.downstream is not None]
+
+
+def reviewed(trace):
+    """The rows to review: one per custom function and input shapes (its call whose body
+    the trace kept, where it kept one), functions nested in a grad_fn left out."""
+    rows = [r for r in custom_rows(trace) if not r.source.level]
+    kept = {call_kind(r.source) for r in rows if trace.body_of(r.source) is not None}
+    out, seen = [], set()
+    for r in rows:
+        kind = call_kind(r.source)
+        if kind in seen or (kind in kept and trace.body_of(r.source) is None):
+            continue
+        seen.add(kind)
+        out.append(r)
+    return out
+
+
+class Verdict:
+    """What the review found for one input: ``kind`` (``ok``, ``ignored``, ``zero``,
+    ``clipped``, ``scaled``, ``reversed``, ``factor``, ``wrong``, ``unchecked``), the
+    probe (``"u"`` or ``"r"``) the numbers come from, the disputed elements, and words."""
+
+    def __init__(self, kind, probe="u", wrong=None, factor=None, why=""):
+        self.kind, self.probe, self.wrong, self.factor, self.why = kind, probe, wrong, factor, why
+
+
+def _tiny(a, ref=1.0):
+    return a is None or float(np.max(np.abs(a), initial=0.0)) <= 1e-12 * max(1.0, ref)
+
+
+class Review:
+    """One custom call under review, on a snapshot of what its code can reach."""
+
+    def __init__(self, trace, row):
+        self.trace, self.row, self.call = trace, row, row.source
+        call = self.call
+        self.args = list(call.inputs) + list(call.variables)
+        self.body = trace.body_of(call)
+        self.ups = [raw(u) for u in row.upstream]
+        rng = np.random.default_rng(0)  # the check's own generator: the user's is not touched
+        self.rand = [xp_of(u).asarray(rng.standard_normal(np.shape(u)), dtype=u.dtype) for u in self.ups]
+        self.given = [None if d is None else host64(d) for d in row.downstream]
+        self._g, self._t, self._fd = {"u": self.given}, {}, {}
+        roots = [call.forward_function(), call.backward_function()]
+        if self.body is not None:
+            roots += [e[4]["call"].backward_function() for e in self.body.entries if e[0].joint]
+        self.snap = Snapshot(roots, self.args + list(call.lead) + list(call.kw.values()))
+        self.base = None  # the outputs of the function run again (finite differences)
+        self.out_dtype = np.dtype(np.float64)  # their dtype
+
+    # -- probes --------------------------------------------------------------------------
+    def upstream(self, probe):
+        u, r = self.ups, self.rand
+        if probe in ("u", "again"):
+            return u
+        if probe == "r":
+            return r
+        if probe == "0":
+            return [x * 0 for x in u]
+        if probe == "2u":
+            return [x * 2 for x in u]
+        if probe == "u+r":
+            return [a + b for a, b in zip(u, r)]
+        if probe == "1":
+            return [xp_of(x).ones(np.shape(x), dtype=x.dtype) for x in u]
+        scale = max(float(np.max(np.abs(host64(x)), initial=0.0)) for x in u) or 1.0
+        return [x * (float(probe) / scale) for x in u]
+
+    def g(self, probe):
+        """What grad_fn gives for an upstream probe, per argument (host float64, or None);
+        an exception if it raised."""
+        if probe not in self._g:
+            got = quietly(self.call.gradients, tuple(self.upstream(probe)))
+            self._g[probe] = got if isinstance(got, Exception) else [
+                None if v is None else host64(v) for v in got]
+        return self._g[probe]
+
+    def t(self, probe):
+        """The body's derivative for an upstream probe, per argument (host float64, or None
+        where the body does not connect it)."""
+        if probe not in self._t:
+            got = None if self.body is None else quietly(self.body.vjp, self.upstream(probe), self.args)
+            self._t[probe] = [None] * len(self.args) if got is None or isinstance(got, Exception) else [
+                None if v is None else host64(v) for v in got]
+        return self._t[probe]
+
+    # -- the function run again, for finite differences -----------------------------------
+    def run(self, k, delta):
+        """The function's outputs (host float64) with argument ``k`` moved by ``delta``, run
+        again from the snapshot's state; an exception if it raised."""
+        self.snap.restore()
+        call, n = self.call, len(self.call.inputs)
+        inputs = [Tensor(xp_of(a.value).asarray(host64(a) + (delta if i == k else 0)))
+                  if isinstance(a, Tensor) and a.dtype.kind == "f" else a
+                  for i, a in enumerate(call.inputs)]
+        if k >= n:
+            v = self.args[k]
+            v.value = xp_of(v.value).asarray(host64(v) + delta)
+        out = quietly(call.forward, *inputs)
+        if isinstance(out, Exception):
+            return out
+        self.out_dtype = np.result_type(*[getattr(o, "dtype", np.float64) for o in out[0]])
+        return [host64(o) for o in out[0]]
+
+    def unsafe(self):
+        """Why the function cannot be run again without changing the program, or ''."""
+        if self.snap.unsafe:
+            return "running it again would change your program: " + "; ".join(self.snap.unsafe)
+        if self.base is None:
+            self.base = self.run(0, 0.0)
+        if isinstance(self.base, Exception):
+            return f"running it again raised {type(self.base).__name__}: {self.base}"
+        outs = [host64(o) for o in self.row.outputs]
+        if len(outs) != len(self.base) or any(
+                a.shape != b.shape or differ(a, b, tolerance(o.dtype)).any()
+                for a, b, o in zip(self.base, outs, self.row.outputs)):
+            return ("it gives other outputs when run again (it draws random numbers, or reads "
+                    "state, that a snapshot cannot rewind)")
+        return ""
+
+    def fd(self, k):
+        """Finite differences in argument ``k``: ``(directions or None for every element,
+        columns: the outputs' change along each)``."""
+        if k not in self._fd:
+            x = host64(self.args[k])
+            h = (1e-3 if self.fd_dtype() == np.float32 else 1e-6) * max(1.0, float(np.max(np.abs(x), initial=0)))
+            if x.size <= FULL:
+                dirs, vs = None, [np.eye(x.size)[j].reshape(x.shape) for j in range(x.size)]
+            else:
+                rng = np.random.default_rng(1)
+                dirs = [rng.standard_normal(x.shape) for _ in range(DIRECTIONS)]
+                vs = dirs
+            cols = []
+            for v in vs:
+                plus, minus = self.run(k, h * v), self.run(k, -h * v)
+                if isinstance(plus, Exception) or isinstance(minus, Exception):
+                    self._fd[k] = None
+                    return None
+                cols.append([(p - m) / (2 * h) for p, m in zip(plus, minus)])
+            self._fd[k] = (dirs, cols)
+        return self._fd[k]
+
+    def fd_dtype(self):
+        """The dtype the function computed in when run again (its outputs')."""
+        return np.dtype(self.out_dtype)
+
+    # -- comparing ------------------------------------------------------------------------
+    def truth(self, k, probe, exact):
+        """The true gradient of argument ``k`` for a probe: the body's (``exact``), or from
+        finite differences, measured as ``measure`` measures grad_fn's."""
+        if exact:
+            return self.t(probe)[k]
+        dirs, cols = self.fd(k)
+        up = [host64(u) for u in self.upstream(probe)]
+        values = np.array([sum(float(np.sum(u * c)) for u, c in zip(up, col)) for col in cols])
+        return values.reshape(np.shape(self.args[k])) if dirs is None else values
+
+    def true_gradient(self, k, probe="u"):
+        """The true gradient of argument ``k`` element by element (the body's, or from
+        finite differences in every element), or None where only directions were measured."""
+        if self.t(probe)[k] is not None:
+            return self.t(probe)[k]
+        if self._fd.get(k) is not None and self._fd[k][0] is None:
+            return self.truth(k, probe, False)
+        return None
+
+    def measure(self, k, value, exact):
+        if exact or value is None or self._fd[k][0] is None:
+            return value
+        return np.array([float(np.sum(value * d)) for d in self._fd[k][0]])
+
+    def tol(self, k, exact):
+        rtol, atol = tolerance(self.args[k].dtype)
+        if exact:
+            return rtol, atol
+        frtol, fatol = FD_TOL.get(np.dtype(self.fd_dtype()), FD_TOL[np.dtype("float32")])
+        return max(rtol, frtol), max(atol, fatol)
+
+    def judge(self, k):
+        """The verdict for argument ``k``."""
+        exact = self.t("u")[k] is not None
+        if not exact:
+            why = self.unsafe()
+            if why:
+                return Verdict("unchecked", why=why)
+            if self.fd(k) is None:
+                return Verdict("unchecked", why="running it again with a moved input raised")
+        for p in ("again", "r", "0", "2u", "u+r"):
+            if isinstance(self.g(p), Exception):
+                return Verdict("unchecked", why=f"calling it again raised {type(self.g(p)).__name__}")
+        tol = self.tol(k, exact)
+        again = self.g("again")[k]
+        if (again is None) != (self.given[k] is None) or (
+                again is not None and differ(again, self.given[k], tolerance(self.args[k].dtype)).any()):
+            return Verdict("unchecked", why="it gives other gradients when called again with the "
+                           "same upstream (it draws random numbers, or keeps state)")
+        G = {p: self.measure(k, self.g(p)[k], exact) for p in ("u", "r", "0", "2u", "u+r")}
+        if any(v is None for v in G.values()):
+            return Verdict("ok")  # a None for some upstreams only: the contract's business
+        T = {p: self.truth(k, p, exact) for p in ("u", "r")}
+        finite = np.isfinite(G["u"]) & np.isfinite(T["u"])  # a NaN is nan_origin's to explain
+        off = {p: differ(G[p], T[p], tol) & finite for p in ("u", "r")}
+        if not off["u"].any() and not off["r"].any():
+            return Verdict("ok")
+        probe = "u" if off["u"].any() else "r"
+        big = max(float(np.max(np.abs(G["u"]), initial=0)), float(np.max(np.abs(T["u"]), initial=0)))
+        if not differ(G["0"], G["u"], tol).any() and not differ(G["2u"], G["u"], tol).any() and not _tiny(G["u"]):
+            return Verdict("ignored", probe)
+        linear = (not differ(G["2u"], 2 * G["u"], tol).any() and _tiny(G["0"], big)
+                  and not differ(G["u+r"], G["u"] + G["r"], tol).any())
+        if _tiny(T["u"], big) and _tiny(T["r"], big) and not _tiny(G["u"]):
+            return Verdict("zero", probe)
+        if not linear and _tiny(G["0"], big):
+            for s in SMALL:
+                small = self.g(str(s))
+                scale = max(float(np.max(np.abs(host64(x)), initial=0.0)) for x in self.ups) or 1.0
+                if not isinstance(small, Exception) and small[k] is not None and not differ(
+                        self.measure(k, small[k], exact) * scale / s, T["u"], tol).any():
+                    return Verdict("clipped", probe)
+        if linear and not _tiny(T["u"]) and not _tiny(G["u"], big):
+            c = float(np.sum(G["u"] * T["u"]) / np.sum(T["u"] * T["u"]))
+            if not differ(G["u"], c * T["u"], tol).any() and not differ(G["r"], c * T["r"], tol).any():
+                if self.identity(k, exact, tol):
+                    return Verdict("reversed" if c < 0 else "scaled", probe, factor=c)
+                return Verdict("factor", probe, off[probe], factor=c)
+        wrong = off["u"] | off["r"]
+        if G["u"].shape == np.shape(self.args[k]) and 0 < wrong.sum() <= KINKS:
+            kink = self.kinks(k, wrong, G, tol)
+            if kink:
+                return Verdict("ok")
+            if kink is None:  # only running the body again could tell, and it cannot be run
+                return Verdict("unchecked", why=(
+                    f"it differs from the recorded ops' derivative only at {int(wrong.sum())} "
+                    f"element(s), where a value the body made without recording (a mask) may "
+                    f"make a kink; only running it again could tell, and {self.unsafe()}"))
+        return Verdict("wrong", probe, off[probe], why="" if linear else "not linear")
+
+    def identity(self, k, exact, tol):
+        """Whether the function passes argument ``k`` through unchanged (its one output has
+        k's shape and derivative 1)."""
+        if len(self.ups) != 1 or np.shape(self.ups[0]) != np.shape(self.args[k]):
+            return False
+        return all(not differ(self.truth(k, p, exact), host64(self.upstream(p)[0]), tol).any()
+                   for p in ("u", "r"))
+
+    def kinks(self, k, wrong, G, tol):
+        """Whether grad_fn's value at each disputed element lies between the body's
+        one-sided derivatives there, which differ (a kink: any subgradient will do); None
+        where only running the body again could tell and it cannot be run again."""
+        x = host64(self.args[k])
+        h = 1e-6 * max(1.0, float(np.max(np.abs(x), initial=0)))
+        ups = {p: [host64(u) for u in self.upstream(p)] for p in ("u", "r")}
+        for j in np.flatnonzero(wrong):
+            e = np.zeros(x.shape)
+            e.flat[j] = h
+            sides = None
+            if self.body is not None:  # the recorded ops run again: pure
+                sides = [self.body.outputs([x + d if i == k else None for i in range(len(self.args))])
+                         for d in (e, 0 * e, -e)]
+                if any(s is None for s in sides) or not self._kinked(sides, ups, h, tol):
+                    sides = None  # a value made without recording (a mask) may hide the kink
+            if sides is None:
+                if self.unsafe():
+                    return None
+                sides = [self.run(k, d) for d in (e, 0 * e, -e)]
+                if any(isinstance(s, Exception) for s in sides):
+                    return False
+            if not self._within(sides, ups, h, G, j, tol):
+                return False
+        return True
+
+    @staticmethod
+    def _one_sided(sides, up, h):
+        plus, base, minus = sides
+        dot = lambda a: sum(float(np.sum(u * v)) for u, v in zip(up, a))  # noqa: E731
+        return (dot(base) - dot(minus)) / h, (dot(plus) - dot(base)) / h
+
+    @staticmethod
+    def _jump(left, right):
+        """Whether one-sided derivatives differ by a jump, not by the steps' own error."""
+        return abs(left - right) > 1e-3 * max(abs(left), abs(right), 1e-12)
+
+    def _kinked(self, sides, ups, h, tol):
+        return self._jump(*self._one_sided(sides, ups["u"], h))
+
+    def _within(self, sides, ups, h, G, j, tol):
+        for p in ("u", "r"):
+            left, right = self._one_sided(sides, ups[p], h)
+            slack = tol[0] * max(abs(left), abs(right)) + 1e-6 * abs(left - right)
+            if not self._jump(left, right) or not (
+                    min(left, right) - slack <= G[p].flat[j] <= max(left, right) + slack):
+                return False
+        return True
