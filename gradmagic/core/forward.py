@@ -243,13 +243,16 @@ class Accumulator:
         """Give ``primals`` (a Tensor or Variable, or a nest of them) the ``tangents`` (a
         nest of the same structure, each of its primal's shape and dtype). A primal that
         already has a tangent gets the sum, as in TensorFlow."""
-        ps, ts, _ = checked_pairs(primals, tangents, f"{self._fn}.watch")
+        self._watch(primals, tangents, f"{self._fn}.watch")
+
+    def _watch(self, primals, tangents, fn):
+        ps, ts, _ = checked_pairs(primals, tangents, fn)
         seen = set()
         for p in ps:
             if id(p) in seen:
                 raise GradientValueError(
-                    f"{self._fn}.watch: a Tensor was given as a primal twice ({p!r:.80}); if that "
-                    "was meant, give it once, with the sum of its tangents")
+                    f"{fn}: a Tensor was given as a primal twice ({p!r:.80}); if that was meant, "
+                    "give it once, with the sum of its tangents")
             seen.add(id(p))
         self.start(ps, ts)
 
@@ -372,7 +375,7 @@ class ForwardAccumulator(Accumulator):
 
     def __init__(self, primals, tangents):
         super().__init__()
-        self.watch(primals, tangents)
+        self._watch(primals, tangents, "ForwardAccumulator(primals, tangents)")
 
 
 # -- the functional form ------------------------------------------------------------------------
