@@ -16,6 +16,7 @@ import test_contract
 import test_layout
 import test_linalg
 import test_ops
+import test_pitfalls
 import test_statistics
 from _cases import BINARY, UNARY, rng_for, sid, uniform
 from gradmagic.errors import GradientTypeError, GradientValueError, TapeReentryError
@@ -237,15 +238,8 @@ def test_a_complex_value_made_from_tangents_is_refused():
 
 # -- higher order: forward over forward, reverse over forward, forward over reverse ----------------
 def _hessian_vector(fn, x, v):
-    xs = gm.constant(x)
-    with gm.GradientTape() as outer:
-        outer.watch(xs)
-        with gm.GradientTape() as inner:
-            inner.watch(xs)
-            y = fn(xs)
-        g = inner.gradient(y, xs)
-        gv = np.sum(g * v)
-    return outer.gradient(gv, xs).numpy()
+    """``H v`` by reverse over reverse."""
+    return gm.grad(lambda x: np.sum(gm.grad(fn)(x) * v))(x)
 
 
 def loss(x):
@@ -311,26 +305,12 @@ def weighted_sum(xs, w):
     return xs[0] * w[0] + xs[1] * w[1], grad_fn
 
 
-def fused_cube(x):
-    @gm.custom_gradient
-    def cube(x):
-        x_grad = 3 * x ** 2
-
-        def grad_fn(dy):
-            @gm.custom_gradient
-            def first_order(x):
-                return x_grad, lambda ddy: ddy * 6 * x
-            return dy * first_order(x)
-        return x ** 3, grad_fn
-    return cube(x)
-
-
 CUSTOM = [
     pytest.param(lambda r, t: np.stack(polar(r, t)), [np.array([1.5, 2.0]), np.array([0.3, -1.2])],
                  id="two-inputs-two-outputs"),
     pytest.param(lambda a, b, w: weighted_sum([a, b], w), [np.array(1.5), np.array(-0.5), np.array([2.0, 3.0])],
                  id="a-list-argument"),
-    pytest.param(fused_cube, [np.array([0.5, -1.5])], id="nested-fused"),
+    pytest.param(test_pitfalls.cube_fused, [np.array([0.5, -1.5])], id="nested-fused"),
     pytest.param(lambda x: gm.sigmoid(x) * gm.softplus(x), [np.array([-3.0, 0.0, 4.0])], id="stable-helpers"),
 ]
 
@@ -719,3 +699,15 @@ def test_the_plot_names_the_forward_mode_pass_and_shows_the_tangents():
     shown = [t.get_text() for t in fig.findobj(Text) if t.get_text()]
     assert any(s.startswith("forward-mode pass") for s in shown)
     assert "tangent 1" in shown and "→ 0.8776" in shown
+
+
+def test_a_dialect_can_give_an_output_its_own_rules_tangent():
+    from gradmagic.core.forward import accumulators
+
+    def f(x):
+        y = x * 2.0
+        for acc in accumulators():  # as a custom_jvp rule would: the tangent is 5 t, not 2 t
+            if acc.tangent(x) is not None:
+                acc.set_tangent(y, acc.tangent(x) * 5.0)
+        return y
+    assert float(gm.jvp(f, (1.0,), (1.0,))[1]) == 5.0

@@ -209,27 +209,27 @@ class Accumulator:
     def __init__(self):
         self._tangents = {}  # id(value) -> its tangent (a Tensor)
         self._alive = {}  # id(value) -> a weak reference that forgets the tangent with the value
-        self._active = False
 
     @property
     def _fn(self):
         return type(self).__name__
 
     def __enter__(self):
-        if self._active:
+        if self in TAPES.get():
             raise TapeReentryError(f"{self._fn}.__enter__: this accumulator is already active; "
                                    "it cannot be re-entered (use one `with` block, or a new one)")
-        self._active = True
         push(self)
         return self
 
     def __exit__(self, *exc):
         remove(self)
-        self._active = False
         return False
 
     # -- tangents --------------------------------------------------------------------------------
-    def _set(self, value, tangent):
+    def set_tangent(self, value, tangent) -> None:
+        """Give ``value`` (a Tensor) the tangent ``tangent`` (a Tensor of its shape), kept while
+        ``value`` lives: what each op's step does, and the seam for a dialect's own forward
+        rule (a JAX ``custom_jvp``)."""
         key = id(value)
 
         def forget(ref, key=key, alive=self._alive, tangents=self._tangents):
@@ -266,7 +266,7 @@ class Accumulator:
                     t = ops.add(old, t)
                 finally:
                     TAPES.reset(token)
-            self._set(p, t)
+            self.set_tangent(p, t)
 
     def tangent(self, value):
         """The tangent of ``value`` (None: it has none)."""
@@ -325,7 +325,7 @@ class Accumulator:
             return
         for o, t in zip(outs, body):  # no input has a tangent: outs are the body's values
             if t is not None:
-                self._set(o, t)
+                self.set_tangent(o, t)
 
     def _through(self, entry, outs, body):
         """Give ``outs`` their tangents by the double VJP of ``entry``; tell the listeners."""
@@ -340,7 +340,7 @@ class Accumulator:
         final = tuple(b if b is not None else r for b, r in zip(body, rule)) if keep_body else rule
         for o, t in zip(outs, final):
             if t is not None:
-                self._set(o, t)
+                self.set_tangent(o, t)
         if hooks:
             step = TangentStep(entry, tuple(self._tangents.get(id(a)) for a in entry[1]), final,
                                nested, rule if keep_body else None)
@@ -376,6 +376,11 @@ class ForwardAccumulator(Accumulator):
     def __init__(self, primals, tangents):
         super().__init__()
         self._watch(primals, tangents, "ForwardAccumulator(primals, tangents)")
+
+
+def accumulators() -> tuple:
+    """The accumulators active now, outermost first."""
+    return tuple(t for t in TAPES.get() if isinstance(t, Accumulator))
 
 
 # -- the functional form ------------------------------------------------------------------------
