@@ -25,14 +25,16 @@ from __future__ import annotations
 import weakref
 from typing import Any, Callable, NamedTuple
 
-from .._backend import common_xp, kind, xp_of
+import numpy as np
+
+from .._backend import common_xp, kind, numpy_dtype, xp_of
 from ..errors import GradientTypeError, GradientValueError, TapeReentryError
 from . import ops
 from .backward import backward, ones
 from .context import TAPES, Listener, listeners, push, remove
 from .nest import flatten
 from .tape import GradientTape
-from .tensor import Tensor, Variable, constant
+from .tensor import Tensor, Variable, constant, to_array
 
 
 class TangentStep(NamedTuple):
@@ -157,8 +159,7 @@ def checked_pairs(primals, tangents, fn: str, convert: bool = False) -> tuple[li
                 raise GradientTypeError(
                     f"{fn}: {name} must be a Tensor or Variable, got {type(p).__name__} {p!r:.60}"
                     + ("; wrap it with constant(...)" if numeric else ""))
-            dtype = getattr(p, "dtype", None)
-            p = constant(p, dtype="float64" if isinstance(p, float) else dtype)
+            p = _primal(p)
         if kind(p.dtype) != "f":
             raise GradientTypeError(
                 f"{fn}: {name} has dtype {p.dtype}; forward mode needs real floating primals "
@@ -168,19 +169,30 @@ def checked_pairs(primals, tangents, fn: str, convert: bool = False) -> tuple[li
     return out_p, out_t, rebuild
 
 
+def _primal(p) -> Tensor:
+    """A Tensor for an array or number given as a primal: a Python float is float64; a host
+    array lands on the backend (as ``gm.grad``'s arguments do), a device array stays."""
+    if hasattr(p, "shape") and xp_of(p) is not np:
+        return Tensor(p)
+    return constant(p, dtype="float64" if isinstance(p, float) else getattr(p, "dtype", None))
+
+
 def _tangent(t, p, fn, name, tname) -> Tensor:
+    xp = xp_of(p.value)
     if isinstance(t, (int, float)) and not isinstance(t, bool) and not p.shape:
-        t = xp_of(p.value).asarray(t, dtype=p.dtype)  # a number for a scalar primal
+        t = xp.asarray(t, dtype=p.dtype)  # a number for a scalar primal
     v = t.value if isinstance(t, Tensor) else t
     if not hasattr(v, "shape") or not hasattr(v, "dtype"):
         raise GradientTypeError(f"{fn}: {tname} must be an array or Tensor like {name} (shape "
-                                f"{p.shape}, dtype {p.dtype}), got {type(t).__name__} {t!r:.60}")
+                                f"{p.shape}, dtype {numpy_dtype(p.dtype)}), got {type(t).__name__} {t!r:.60}")
     if tuple(v.shape) != p.shape:
         raise GradientValueError(f"{fn}: {tname} has shape {tuple(v.shape)}, expected {p.shape} "
                                  f"(the shape of {name})")
-    if v.dtype != p.dtype:
-        raise GradientValueError(f"{fn}: {tname} has dtype {v.dtype}, expected {p.dtype} (the "
-                                 f"dtype of {name}); cast it with .astype(...)")
+    if numpy_dtype(v.dtype) != numpy_dtype(p.dtype):
+        raise GradientValueError(f"{fn}: {tname} has dtype {numpy_dtype(v.dtype)}, expected "
+                                 f"{numpy_dtype(p.dtype)} (the dtype of {name}); cast it with .astype(...)")
+    if not isinstance(t, Tensor) and xp_of(v) is np and xp is not np:
+        v = to_array(v, None, fn, tname, module=xp)  # a host tangent goes where its primal is
     common_xp((p.value, v))  # the primal's module, or a BackendError naming both
     return t if isinstance(t, Tensor) else Tensor(v)
 
