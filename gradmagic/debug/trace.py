@@ -240,30 +240,17 @@ class Trace(Naming, Listener):
             if type(a) is Variable:
                 args = self._snapshot(args, vals)
                 break
-        note = ""
-        if call is not None:
-            inner = " and ".join(c.name for c in step.nested)
-            kept = f"as TensorFlow, the tangent out is the one {call.name}'s own ops gave"
-            if step.nested and step.discarded is None:
-                note = (f"{inner} is itself a custom-gradient function: forward mode differentiates "
-                        "it with respect to its upstream by calling its grad_grad_fn with the "
-                        "tangent in, which gave the tangent out")
-            elif step.nested:
-                note = (f"{inner} is itself a custom-gradient function, so forward mode called its "
-                        f"grad_grad_fn with the tangent in; {kept}, and grad_grad_fn's is discarded")
-            elif step.discarded is not None:
-                note = f"{kept}; the one from grad_fn was computed and is discarded"
+        where, level = " › ".join(g.name for g in groups), context.LEVEL.get()
         if call is None:
-            rec = record_row(FORWARD_MODE, context.LEVEL.get(), "op", prim.name, args, None, (out,),
+            rec = record_row(FORWARD_MODE, level, "op", prim.name, args, None, (out,),
                              upstream=step.tangents_in, downstream=step.tangents_out,
-                             context=" › ".join(g.name for g in groups), source=prim)
+                             context=where, source=prim)
             rec[LOCAL] = (ELEMENTWISE, vals, params) if prim.elementwise else ""
         else:
-            rec = record_row(FORWARD_MODE, context.LEVEL.get(), "function", call.name, args,
+            rec = record_row(FORWARD_MODE, level, "function", call.name, args,
                              tuple(call.names) + tuple(v.name for v in call.variables), out,
                              upstream=step.tangents_in, downstream=step.tangents_out,
-                             note=note, context=" › ".join(g.name for g in groups),
-                             source=call)
+                             note=_tangent_note(call, step), context=where, source=call)
             label = "grad_grad_fn(tangent)" if step.nested else "grad_fn, transposed"
             rec[LOCAL] = functools.partial(ratio_local, rec, label) if len(args) == 1 else label
         self._tangents.add(rec)
@@ -480,6 +467,20 @@ class Trace(Naming, Listener):
         arrows, upstream and downstream below."""
         from ..render.plot import plot_trace  # matplotlib is imported only now
         return plot_trace(self, **kwargs)
+
+
+def _tangent_note(call, step):
+    """What a custom function's forward-mode row says of how its tangent was found."""
+    inner = " and ".join(c.name for c in step.nested)
+    kept = f"as TensorFlow, the tangent out is the one {call.name}'s own ops gave"
+    if step.nested and step.discarded is None:
+        return (f"{inner} is itself a custom-gradient function: forward mode differentiates it "
+                "with respect to its upstream by calling its grad_grad_fn with the tangent in, "
+                "which gave the tangent out")
+    if step.nested:
+        return (f"{inner} is itself a custom-gradient function, so forward mode called its "
+                f"grad_grad_fn with the tangent in; {kept}, and grad_grad_fn's is discarded")
+    return "" if step.discarded is None else f"{kept}; the one from grad_fn was computed and is discarded"
 
 
 def trace(ops: bool = options.OPS.default, check: bool = options.CHECK.default,
