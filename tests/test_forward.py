@@ -381,6 +381,14 @@ def test_it_is_grad_grad_fn_that_decides_the_tangent():
     assert float(gm.jvp(cube, (2.0,), (1.0,))[1]) == 100.0 and calls == [1.0]
 
 
+def test_a_grad_grad_fn_that_ignores_its_ddy_has_no_tangent_and_says_so():
+    cube, _ = nested_cube(lambda ddy, x: 3 * x ** 2)
+    with pytest.raises(GradientValueError, match=r"forward mode through grad_fn: it is a custom-gradient "
+                                                 r"function whose grad_grad_fn returned a gradient for "
+                                                 r"input 0 \('dy'\) that does not depend on its upstream ddy"):
+        gm.jvp(cube, (2.0,), (1.0,))
+
+
 def test_a_grad_fn_that_ignores_its_upstream_has_no_tangent_and_says_so():
     @gm.custom_gradient
     def square(x):

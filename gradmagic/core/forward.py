@@ -48,15 +48,30 @@ class TangentStep(NamedTuple):
 
 
 class _Heard(Listener):
-    """Hears the second half of an op's double VJP: which decorated grad_fn it walked
-    through, so which grad_grad_fn gave the tangents."""
+    """Hears an op's double VJP: whether its first half ran a custom-gradient function (a
+    decorated grad_fn); then the second half runs recorded on ``check``, a tape that watches
+    the tangents, and each grad_grad_fn it calls must give a result that depends on its ddy.
+    ``calls``: the decorated grad_fns whose grad_grad_fn gave the tangents."""
 
     def __init__(self):
-        self.calls = []
+        self.calls, self.nested, self.check = [], False, None
+
+    def on_custom_op(self, prim, inputs, vals, ys, outs, params):
+        self.nested = True
 
     def on_backward_step(self, entry, g, downs, level):
-        if entry[0].joint:
-            self.calls.append(entry[4]["call"])
+        if not entry[0].joint:
+            return
+        call = entry[4]["call"]
+        self.calls.append(call)
+        for k, d in enumerate(downs if self.check is not None else ()):
+            if d is not None and not self.check.follows(d) and _nonzero(d):
+                raise GradientValueError(
+                    f"forward mode through {call.name}: it is a custom-gradient function whose "
+                    f"grad_grad_fn returned a gradient for {call.where(k)} that does not depend on "
+                    "its upstream ddy (here the tangent), so it has no tangent to give: grad_grad_fn "
+                    "must be linear in ddy and compute with the Tensors it is given (return ddy * "
+                    "(local derivative))")
 
 
 def _nonzero(value) -> bool:
@@ -101,10 +116,14 @@ def op_tangents(entry: tuple, tangents: dict, strict: bool = True) -> tuple[tupl
     if not live:
         return (None,) * len(outs), ()
     ids = {id(a) for a in args if id(a) in tangents}
-    transpose = GradientTape()
-    with transpose:  # g(u) = Jᵀu, recorded where it depends on u
-        transpose.watch(live)
-        grads = backward([entry], ids, {id(o): u for o, u in zip(outs, us) if u is not None}, ids, True)
+    transpose, heard = GradientTape(), _Heard()
+    push(heard)
+    try:
+        with transpose:  # g(u) = Jᵀu, recorded where it depends on u
+            transpose.watch(live)
+            grads = backward([entry], ids, {id(o): u for o, u in zip(outs, us) if u is not None}, ids, True)
+    finally:
+        remove(heard)
     targets, weights = [], []
     for k, a in enumerate(args):
         g = grads.pop(id(a), None)  # popped: an argument given twice (x * x) counts once
@@ -118,12 +137,17 @@ def op_tangents(entry: tuple, tangents: dict, strict: bool = True) -> tuple[tupl
         weights.append(tangents[id(a)])
     if not targets:
         return (None,) * len(outs), ()
-    heard = _Heard()
+    if heard.nested and strict:
+        heard.check = GradientTape()
+        heard.check.watch(weights)
+        push(heard.check)
     push(heard)
     try:  # J t = d<g(u), t>/du
         found = iter(transpose.gradient(targets, live, output_gradients=weights))
     finally:
         remove(heard)
+        if heard.check is not None:
+            remove(heard.check)
     return tuple(None if u is None else next(found) for u in us), tuple(heard.calls)
 
 
