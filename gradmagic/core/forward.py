@@ -9,7 +9,10 @@ while a tape watches ``u``, then take that tape's gradient with respect to ``u``
 second rule table: a ``grad_fn`` is transposed through the ops it ran, and a ``grad_fn`` that
 is itself a custom-gradient function through its own ``grad_grad_fn`` (which is what
 TensorFlow's documentation means by ``grad_grad_fn`` being "used to generate forward-mode
-gradient graphs from backward-mode gradient graphs").
+gradient graphs from backward-mode gradient graphs"). A rule whose result does not depend on
+its upstream (a ``grad_fn`` that ignores it or computes on ``.numpy()`` copies, a
+``grad_grad_fn`` that ignores ``ddy``) has nothing to transpose: forward mode says so, rather
+than give a wrong tangent.
 
 ``Accumulator`` sits on the tape stack while code runs and gives each op's outputs their
 tangents as the op runs: it keeps the tangents of live values, not a tape. Like a tape, it
