@@ -21,6 +21,7 @@ from ._backend import BackendStatus, backend_status, get_backend, set_backend
 from .core import dispatch, ops, vjps  # noqa: F401  (operators installed, rules filled)
 from .core.api import grad, value_and_grad
 from .core.custom import custom_gradient
+from .core.forward import jvp
 from .core.ops import logsumexp, sigmoid, softplus, stop_gradient
 from .core.tape import GradientTape
 from .core.tensor import Tensor, Variable, constant
@@ -55,7 +56,7 @@ def unload_ipython_extension(ipython):
 
 __all__ = [
     "Tensor", "Variable", "constant", "GradientTape", "stop_gradient", "custom_gradient",
-    "grad", "value_and_grad", "check_grad",
+    "grad", "value_and_grad", "jvp", "check_grad",
     "sigmoid", "softplus", "logsumexp",
     "trace", "Trace", "scope", "traced",
     "set_backend", "get_backend", "backend_status", "BackendStatus",

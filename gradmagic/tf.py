@@ -24,6 +24,7 @@ from ._backend import default_xp, xp_of
 from ._scans import has_nan, nonfinite
 from .core import ops
 from .core.custom import custom_gradient
+from .core.forward import ForwardAccumulator as _ForwardAccumulator
 from .core.ops import stop_gradient
 from .core.tape import GradientTape
 from .core.tensor import Tensor, Variable
@@ -326,6 +327,7 @@ nn = _Namespace("tf.nn", {"sigmoid": _elementwise["sigmoid"], "softplus": _eleme
                           "relu": _elementwise["relu"], "tanh": _elementwise["tanh"],
                           "softmax": _softmax, "log_softmax": _log_softmax})
 debugging = _Namespace("tf.debugging", {"assert_rank": _assert_rank, "check_numerics": _check_numerics})
+autodiff = _Namespace("tf.autodiff", {"ForwardAccumulator": _ForwardAccumulator})
 
 globals().update({k: v for k, v in _elementwise.items() if k not in ("relu", "softplus")})
 log = _elementwise["log"]  # tf.log, as the oldest documents write it

@@ -388,6 +388,30 @@ def second(f):
 print("nested pattern:", second(cube), "   fixed pattern:", second(cube_fixed), "   true: 36")
 """),
     md("""
+## Where `grad_grad_fn` is meant to be used: forward mode
+
+The documentation says `grad_grad_fn` is *used to generate forward-mode gradient graphs from
+backward-mode gradient graphs*. Forward mode pushes a tangent `t` forward and gives `J·t`;
+gradmagic builds it from the backward rules, which give `Jᵀ·u`: it runs `grad_fn` on a
+placeholder upstream `u` and differentiates the result **with respect to `u`**. That derivative
+is exactly what `grad_grad_fn` defines, so for `cube` forward mode calls `grad_grad_fn` with
+the tangent, and what it returns is the tangent of `y`. `gm.jvp(f, primals, tangents)` is
+forward mode; the trace shows its steps in a section of their own.
+"""),
+    code("""
+%%gradtrace
+x = gm.constant(np.float64(2.0))
+y, y_dot = gm.jvp(cube, (x,), (1.0,))      # tangent 1 for x: y_dot = dy/dx
+float(y), float(y_dot)
+"""),
+    md("""
+`12 = 3x²`, the first derivative, as reverse mode gives it. Here `grad_grad_fn` is used as its
+definition says (the derivative with respect to `dy`), so nothing is lost: the captured `x`
+only matters when a gradient is differentiated again. TensorFlow's
+`tf.autodiff.ForwardAccumulator` (in `gradmagic.tf.autodiff` too) calls `grad_grad_fn` at the
+same place, but keeps the tangent of the function's own ops where those are connected.
+"""),
+    md("""
 ## Checking second derivatives
 
 `gm.check_grad(f, x, order=2)` compares Hessian-vector products from nested tapes with
@@ -972,6 +996,14 @@ print(grad(log1pexp)(100.))
 g = grad(lambda x: 2 * log1pexp(x))(3.)
 """),
     md("""
+In forward mode (`jax.jvp`) the same rule gives the tangent; the trace shows it in its own
+forward-mode section:
+"""),
+    code("""
+%%gradtrace
+y, y_dot = jax.jvp(log1pexp, (3.,), (1.,))
+"""),
+    md("""
 A rule that is not linear in its tangent cannot be transposed. JAX refuses it; so does
 gradmagic, and it says which rule and why:
 """),
@@ -1060,6 +1092,14 @@ def clip_sin(x):
 t = jnp.linspace(0, 10, 5)
 print(vmap(grad(jnp.sin))(t))
 print(vmap(grad(clip_sin))(t))
+"""),
+    md("""
+`--check` compares `bwd` with the derivative of what `fwd` recorded; a clipped `g` is
+recognised as deliberate and marked `i` (for information), not as a mistake:
+"""),
+    code("""
+%%gradtrace --check
+g = grad(lambda x: 3 * clip_sin(x))(2.)
 """),
     md("""
 What is not mapped raises an `AttributeError` that says so: `gradmagic.jax` covers what the

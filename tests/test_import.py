@@ -44,7 +44,7 @@ def test_all_has_no_duplicates():
 
 @pytest.mark.parametrize("name", [
     "Tensor", "Variable", "constant", "GradientTape", "stop_gradient", "grad",
-    "value_and_grad", "check_grad", "set_backend", "get_backend", "GradmagicError",
+    "value_and_grad", "jvp", "check_grad", "set_backend", "get_backend", "GradmagicError",
 ])
 def test_all_names_the_core_api(name):
     assert name in gradmagic.__all__

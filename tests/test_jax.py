@@ -39,6 +39,8 @@ nan
 nan
 1.0
 2.7278922
+2.7278922
+-1.2484405
 -1.2484405
 -1.2484405
 -1.2484405
@@ -48,6 +50,10 @@ nan
 [ 0.75      -0.75       0.2836622  0.3466353 -0.75     ]
 [ 1.        -0.8011436  0.2836622  0.3466353 -0.8390715]
 2.0
+[[ 6.  0.]
+ [ 0. 12.]]
+[[2.        0.       ]
+ [0.        1.0806046]]
 [[2.        0.       ]
  [0.        1.0806046]]
 6.0 (Array(3., dtype=float32, weak_type=True), Array(2., dtype=float32, weak_type=True))
@@ -114,6 +120,24 @@ def test_vjp_pullback_gives_one_cotangent_per_primal():
     assert (float(gx), float(gy)) == pytest.approx((np.cos(2) * 3, np.sin(2)), rel=1e-6)
     with pytest.raises(TypeError, match="Tree structure of cotangent input"):
         pullback((1.0, 2.0))
+
+
+def test_jvp_jacfwd_and_hessian_run_on_the_engines_forward_mode():
+    y, t = jax.jvp(lambda x: jnp.sin(x) * x, (jnp.array([0.5, 1.0]),), (jnp.array([1.0, 0.0]),))
+    x = np.array([0.5, 1.0])
+    np.testing.assert_allclose(t.numpy(), [np.cos(0.5) * 0.5 + np.sin(0.5), 0.0], rtol=1e-6)
+    f = lambda v: jnp.sin(v) * v[0] + v ** 3  # noqa: E731
+    np.testing.assert_allclose(jax.jacfwd(f)(jnp.array(x)).numpy(), jax.jacrev(f)(jnp.array(x)).numpy(),
+                               rtol=1e-6)
+    h = jax.hessian(lambda v: jnp.sum(jnp.sin(v) * v))(jnp.array(x))
+    np.testing.assert_allclose(h.numpy(), np.diag(2 * np.cos(x) - x * np.sin(x)), rtol=1e-5, atol=1e-7)
+    value, tangent, aux = jax.jvp(lambda v: (v * 2, "aux"), (1.0,), (1.0,), has_aux=True)
+    assert (float(value), float(tangent), aux) == (2.0, 2.0, "aux")
+
+
+def test_jvp_of_a_custom_vjp_function_raises_as_jax_does():
+    with pytest.raises(TypeError, match=r"can't apply forward-mode autodiff \(jvp\) to a custom_vjp"):
+        jax.jvp(f, (2.0, 3.0), (1.0, 0.0))
 
 
 def test_jacrev_shape_and_values():

@@ -54,7 +54,9 @@ def assert_looks_right(page):
             assert d.get("position") == "absolute"
         if "gm-pit" in attrs.get("class", ""):
             assert d.get("display") == "block" and d.get("border-left", "").startswith("3px solid")
-            assert d.get("background", "").startswith("rgba(240,170,0,")
+            # a mistake's box is amber, an informational note's (an intentional surrogate) blue
+            tint = "rgba(60,130,220," if "gm-pit-info" in attrs["class"] else "rgba(240,170,0,"
+            assert d.get("background", "").startswith(tint)
 
 
 # -- the rules the sanitizer stands for ------------------------------------------------------

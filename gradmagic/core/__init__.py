@@ -8,6 +8,6 @@ Its modules, bottom up: ``context`` (the stack of tapes and listeners) and ``ten
 catalogue) and ``vjps`` (its gradient rules); ``dispatch`` (Tensor's operators and
 NumPy's protocols, installed on import); ``backward`` (the walk); ``tape``
 (``GradientTape``); ``custom`` (``custom_gradient``); ``api`` (``grad``,
-``value_and_grad``). This package file imports none of them: ``gradmagic/__init__.py``
+``value_and_grad``); ``forward`` (forward mode: ``jvp``, accumulators). This package file imports none of them: ``gradmagic/__init__.py``
 imports ``dispatch`` and ``vjps``, which install Tensor's operators and fill the rule table.
 """

@@ -93,6 +93,10 @@ class Listener:
         """``tape.gradient`` finished: ``grads``, one per source, None where unconnected.
         ``seen`` is a read-only view of what the tape had recorded (``tape.TapeView``)."""
 
+    def on_tangent_step(self, step: Any) -> None:
+        """Forward mode: one op's output tangents, from its input tangents
+        (``step``: a ``forward.TangentStep``)."""
+
 
 class paused:
     """A context in which no tape records and no listener hears: the stack is empty."""

@@ -62,6 +62,7 @@ class CustomCall:
     words = {"grad_fn": "grad_fn", "upstream": "upstream", "upstream gradient": "upstream gradient",
              "an": "an", "stop_gradient": "stop_gradient", "example": "return upstream * 2 * x",
              "check_grad": "gm.check_grad", "create_graph": "an outer tape",
+             "forward": "grad_fn, transposed",
              "unrecorded_fix": "compute it from the inputs inside grad_fn"}
 
     def __init__(self, name, grad_fn, names, inputs, variables, function=None, lead=(), kw=None,
@@ -263,7 +264,6 @@ class CustomGradientFunction:
     """A function whose gradient is the ``grad_fn`` it returns (see ``custom_gradient``)."""
 
     call_type = CustomCall  # what a call records (a dialect's subclass speaks its words)
-    label = "grad_fn(upstream)"  # how the trace writes the call's local derivative
 
     def __init__(self, f):
         functools.update_wrapper(self, f)
@@ -285,7 +285,7 @@ class CustomGradientFunction:
         self._prim = Primitive(self._name)
         self._prim.vjps = _custom_vjp
         self._prim.joint = True
-        self._prim.labels = (self.label,)
+        self._prim.labels = ("grad_fn(upstream)",)
 
     def __get__(self, obj, objtype=None):
         if obj is None:

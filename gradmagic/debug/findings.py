@@ -192,7 +192,7 @@ def _not_linear(rv, k):
     w = rv.call.words
     text = (f"This {w['grad_fn']} is not linear in its {w['upstream']} ({w['grad_fn']}(2 × "
             f"{w['upstream']}) is not 2 × {w['grad_fn']}({w['upstream']})), and it is not exact "
-            f"for small {w['upstream']}s either, so it is not a gradient clipping")
+            f"for small values of {w['upstream']} either, so it is not a gradient clipping")
     small = rv.g(str(1e-6))
     if not isinstance(small, Exception) and small[k] is not None and len(rv.ups) == 1 and \
             np.shape(rv.ups[0]) == np.shape(small[k]):
@@ -219,7 +219,7 @@ def _intended(trace, rv, verdicts, ks):
                          f"{w['grad_fn']} passes {got} instead")
         elif v.kind == "clipped":
             true = rv.true_gradient(k)
-            parts.append(f"a clipped gradient for {names[k]}: for small {w['upstream']}s "
+            parts.append(f"a clipped gradient for {names[k]}: for small values of {w['upstream']} "
                          f"{w['grad_fn']} gives exactly the derivative of {f}; for this "
                          f"{w['upstream']} it gives {got}"
                          + (f" where the derivative is {summary(true, p)}" if true is not None else ""))

@@ -22,6 +22,8 @@ def record_row(section, level, kind, node, inputs=(), names=None, outputs=(), up
             note, context, 0, None, source]
 
 
+FORWARD_MODE = "forward-mode"  # the section of forward-mode steps: there ``upstream`` holds the
+# tangents coming in (one per input) and ``downstream`` the tangents going out (one per output)
 ELEMENTWISE = object()  # marks a local derivative computed only when it is shown
 CUSTOM_LOCAL = object()  # a custom function's: downstream / upstream, computed when shown
 
@@ -33,12 +35,14 @@ def _field(k, doc):
 class TraceRow:
     """One row of a trace.
 
-    ``section``: "forward", "backward" or "gradient". ``kind``: "op", "function", "sum"
+    ``section``: "forward", "forward-mode", "backward" or "gradient". ``kind``: "op", "function", "sum"
     (gradients of a value used several times added up), "broadcast" (a gradient summed
     over broadcast axes), "result" (what ``tape.gradient`` returned). ``inputs`` and
     ``outputs`` hold the values; ``names`` the names of the inputs in the user's code
     (parameter names for functions). ``upstream`` (one per output), ``local`` and
-    ``downstream`` (one per input) are what the chain rule multiplies.
+    ``downstream`` (one per input) are what the chain rule multiplies. In a forward-mode
+    row, the tangents flow the other way: ``upstream`` holds one per input (the tangents
+    in), ``downstream`` one per output (the tangents out).
     """
 
     __slots__ = ("_rec", "_trace", "pitfalls")
@@ -47,7 +51,7 @@ class TraceRow:
         self._trace, self._rec = trace, rec
         self.pitfalls = []
 
-    section = _field(SECTION, "'forward', 'backward' or 'gradient'")
+    section = _field(SECTION, "'forward', 'forward-mode', 'backward' or 'gradient'")
     level = _field(LEVEL, "0 for the forward code; n for ops and steps of the order-n pass")
     kind = _field(KIND, "'op', 'function', 'sum', 'broadcast' or 'result'")
     node = _field(NODE, "the function or op")
@@ -68,10 +72,12 @@ class TraceRow:
         rec = self._rec
         local = rec[LOCAL]
         if local is CUSTOM_LOCAL:
-            rec[LOCAL] = ratio_local(rec, "grad_fn(upstream)")
-        elif type(local) is tuple and local and local[0] is ELEMENTWISE:
+            words = getattr(rec[SOURCE], "words", None) or {"grad_fn": "grad_fn", "upstream": "upstream"}
+            rec[LOCAL] = ratio_local(rec, f"{words['grad_fn']}({words['upstream']})")
+        elif type(local) is tuple and local and local[0] is ELEMENTWISE:  # for the inputs that
+            # carry a gradient back, or (forward mode) a tangent forward
             rec[LOCAL] = elementwise_local(rec[SOURCE], local[1], rec[OUTPUTS][0], local[2],
-                                           rec[DOWNSTREAM])
+                                           rec[UPSTREAM if rec[SECTION] == FORWARD_MODE else DOWNSTREAM])
         elif callable(local):
             rec[LOCAL] = local()
         return rec[LOCAL]

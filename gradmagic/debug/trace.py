@@ -34,8 +34,8 @@ from . import options
 from .body import Body, call_kind
 from .names import Naming
 from .pitfalls import Pitfall, detect, why_none
-from .rows import (CUSTOM_LOCAL, DOWNSTREAM, ELEMENTWISE, LEVEL, LOCAL, NOTE, OUTPUTS, Group, Rows,
-                   TraceRow, ratio_local, record_row, view)
+from .rows import (CUSTOM_LOCAL, DOWNSTREAM, ELEMENTWISE, FORWARD_MODE, LEVEL, LOCAL, NOTE, OUTPUTS,
+                   Group, Rows, TraceRow, ratio_local, record_row, view)
 from .snapshot import quietly
 
 
@@ -68,6 +68,7 @@ class Trace(Naming, Listener):
         self.max_rows = options.MAX_ROWS.check(max_rows)
         self.precision = options.PRECISION.check(precision)
         self._forward, self._backward, self._gradients = Rows(max_rows), Rows(max_rows), Rows(max_rows)
+        self._tangents = Rows(max_rows)  # the steps of forward-mode passes
         self._pitfalls = []
         self._detected = False
         self._stack = []  # open groups, outermost first
@@ -125,6 +126,13 @@ class Trace(Naming, Listener):
         return self._forward.rows(self)
 
     @property
+    def forward_mode(self) -> list[TraceRow]:
+        """The steps of forward-mode passes (``gm.jvp``, an accumulator): one row per op (per
+        custom function) whose inputs had tangents: tangents in, local, tangents out."""
+        self._detect()
+        return self._tangents.rows(self)
+
+    @property
     def backward(self) -> list[TraceRow]:
         """The backward rows, in the order the backward passes ran them."""
         self._detect()
@@ -137,7 +145,7 @@ class Trace(Naming, Listener):
         return self._gradients.rows(self)
 
     def _section(self, section):
-        return {"forward": self._forward, "backward": self._backward,
+        return {"forward": self._forward, FORWARD_MODE: self._tangents, "backward": self._backward,
                 "gradient": self._gradients}[section]
 
     def folded(self, section: str) -> int:
@@ -149,7 +157,7 @@ class Trace(Naming, Listener):
         return self._section(section).total
 
     def rows(self) -> list[TraceRow]:
-        return self.forward + self.backward + self.gradients
+        return self.forward + self.forward_mode + self.backward + self.gradients
 
     # -- engine hooks: forward ---------------------------------------------------------
     def on_op(self, prim, args, vals, out, params):
@@ -239,6 +247,34 @@ class Trace(Naming, Listener):
     def _close_groups(self):
         while self._stack:
             self.on_function_exit(self._stack[-1].name, None)
+
+    # -- engine hooks: forward mode ----------------------------------------------------
+    def on_tangent_step(self, step):
+        prim, args, vals, out, params = step.entry
+        groups = self._stack
+        call = params["call"] if prim.joint else None
+        if call is not None and groups and groups[-1].custom and groups[-1].name == call.name:
+            groups = groups[:-1]  # the function's own step, heard before it returns
+        if not self.ops and any(g.custom for g in groups):
+            return  # an op inside a custom function: the function's own row follows
+        for a in args:
+            if type(a) is Variable:
+                args = self._snapshot(args, vals)
+                break
+        where, level = " › ".join(g.name for g in groups), context.LEVEL.get()
+        if call is None:
+            rec = record_row(FORWARD_MODE, level, "op", prim.name, args, None, (out,),
+                             upstream=step.tangents_in, downstream=step.tangents_out,
+                             context=where, source=prim)
+            rec[LOCAL] = (ELEMENTWISE, vals, params) if prim.elementwise else ""
+        else:
+            rec = record_row(FORWARD_MODE, level, "function", call.name, args,
+                             tuple(call.names) + tuple(v.name for v in call.variables), out,
+                             upstream=step.tangents_in, downstream=step.tangents_out,
+                             note=_tangent_note(call, step), context=where, source=call)
+            label = "grad_grad_fn(tangent)" if step.nested else call.words.get("forward", "grad_fn, transposed")
+            rec[LOCAL] = functools.partial(ratio_local, rec, label) if len(args) == 1 else label
+        self._tangents.add(rec)
 
     # -- engine hooks: backward --------------------------------------------------------
     def on_backward_step(self, entry, g, downs, level):
@@ -408,8 +444,9 @@ class Trace(Naming, Listener):
     __str__ = to_text
 
     def __repr__(self):
-        return (f"<gradmagic Trace: {self._forward.total} forward, {self._backward.total} "
-                f"backward rows>")
+        tangents = f"{self._tangents.total} forward-mode, " if self._tangents.total else ""
+        return (f"<gradmagic Trace: {self._forward.total} forward, {tangents}"
+                f"{self._backward.total} backward rows>")
 
     def _repr_html_(self) -> str:
         return render_html(self)
@@ -422,6 +459,20 @@ class Trace(Naming, Listener):
         arrows, upstream and downstream below."""
         from ..render.plot import plot_trace  # matplotlib is imported only now
         return plot_trace(self, **kwargs)
+
+
+def _tangent_note(call, step):
+    """What a custom function's forward-mode row says of how its tangent was found."""
+    inner = " and ".join(c.name for c in step.nested)
+    kept = f"as TensorFlow, the tangent out is the one {call.name}'s own ops gave"
+    if step.nested and step.discarded is None:
+        return (f"{inner} is itself a custom-gradient function: forward mode differentiates it "
+                "with respect to its upstream by calling its grad_grad_fn with the tangent in, "
+                "which gave the tangent out")
+    if step.nested:
+        return (f"{inner} is itself a custom-gradient function, so forward mode called its "
+                f"grad_grad_fn with the tangent in; {kept}, and grad_grad_fn's is discarded")
+    return "" if step.discarded is None else f"{kept}; the one from grad_fn was computed and is discarded"
 
 
 def trace(ops: bool = options.OPS.default, check: bool = options.CHECK.default,

@@ -35,27 +35,36 @@ INSIDE = contextvars.ContextVar("gradmagic_jax_inside", default=frozenset())  # 
 WORDS = {"grad_fn": "bwd", "upstream": "g", "upstream gradient": "cotangent g", "an": "a",
          "stop_gradient": "jax.lax.stop_gradient", "example": "return (g * 2 * x,)",
          "check_grad": "jax.grad against finite differences", "create_graph": "an outer jax.grad",
+         "forward": "bwd, transposed",
          "unrecorded_fix": "return it from fwd as a residual"}
 
 
 class JaxCall(CustomCall):
-    """One call of a ``custom_vjp``/``custom_jvp`` function (notes in JAX's words)."""
+    """One call of a ``custom_vjp`` function (notes in JAX's words)."""
 
     __slots__ = ()
     words = WORDS
+
+
+class JaxJVPCall(JaxCall):
+    """One call of a ``custom_jvp`` function: its gradient is the JVP rule, transposed."""
+
+    __slots__ = ()
+    words = {**WORDS, "grad_fn": "transposed JVP rule", "example": "return primal_out, 2 * x * x_dot",
+             "forward": "JVP rule",
+             "unrecorded_fix": "compute it from the primals inside the JVP rule"}
 
 
 class RecordedVJP(CustomGradientFunction):
     """The body that ``custom_vjp`` records: ``(outputs, gradient function)``."""
 
     call_type = JaxCall
-    label = "bwd(res, g)"
 
 
-class RecordedJVP(RecordedVJP):
+class RecordedJVP(CustomGradientFunction):
     """The body that ``custom_jvp`` records: its gradient is the rule, transposed."""
 
-    label = "jvp rule, transposed"
+    call_type = JaxJVPCall
 
 
 def _named(body, fun, kind):

@@ -14,6 +14,7 @@ import numpy as np
 
 from ..core import ops
 from ..core.context import stack
+from ..core.forward import jvp as engine_jvp
 from ..core.tape import GradientTape
 from ..core.tensor import Tensor
 from .array import Array, asarray
@@ -181,7 +182,6 @@ def jacrev(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=False):
 def jvp(fun, primals, tangents, has_aux=False):
     """``jax.jvp``: ``(fun(*primals), the tangent of the output along tangents)``: forward mode,
     built on the engine's reverse mode."""
-    from ..core.forward import jvp as engine_jvp
     if not isinstance(primals, (tuple, list)) or not isinstance(tangents, (tuple, list)):
         raise TypeError("primal and tangent arguments to jax.jvp must be tuples or lists; found "
                         f"{type(primals).__name__} and {type(tangents).__name__}.")
@@ -190,11 +190,22 @@ def jvp(fun, primals, tangents, has_aux=False):
                         f"{len(primals)} and {len(tangents)}")
     primals = [tree_map(asarray, p) for p in primals]
     tangents = [tree_map(asarray, t) for t in tangents]
+    aux = []
+
+    def run(*args):
+        out = fun(*args)
+        if has_aux:
+            out, extra = out
+            aux.append(extra)
+        return out
+    run.__name__ = getattr(fun, "__name__", "fun")
     token = FORWARD.set(True)  # a custom_vjp function refuses forward mode, as in JAX
     try:
-        return engine_jvp(fun, tuple(primals), tuple(tangents), has_aux=has_aux)
+        out, tangent_out = engine_jvp(run, tuple(primals), tuple(tangents))
     finally:
         FORWARD.reset(token)
+    out, tangent_out = tree_map(_as_array, out), tree_map(_as_array, tangent_out)
+    return (out, tangent_out, aux[0]) if has_aux else (out, tangent_out)
 
 
 def jacfwd(fun, argnums=0, has_aux=False, holomorphic=False):

@@ -26,6 +26,15 @@ def order_name(level):
     """``forward``, ``first-order pass`` ... for the rows of a level."""
     return ORDER_NAMES.get(level, f"order-{level} pass")
 
+
+FORWARD_MODE = "forward-mode pass"  # the heading of forward-mode steps, in every renderer
+
+
+def forward_mode_heading(level):
+    """``forward-mode pass``, or ``ops of the first-order pass`` after it for the steps of
+    ops a backward pass ran (forward-over-reverse): ``(heading, detail)``."""
+    return FORWARD_MODE, f"ops of the {order_name(level)}" if level else ""
+
 SHOWN = 4  # arrays of up to this many elements are shown whole; larger ones by 3 and "..."
 _SHORT = {"float64": "f64", "float32": "f32", "float16": "f16", "int64": "i64", "int32": "i32",
           "complex128": "c128", "complex64": "c64", "bool": "bool"}
@@ -119,7 +128,8 @@ def pairs(names, values, precision, brief=False):
 def cells(row, precision, brief=False):
     """The row as display strings: ``x``, ``y``, ``upstream``, ``local``, ``downstream``
     (values summarised; ``name=value`` for each input, and for an output with a number
-    of its own, ``t3=value``). Every renderer shows these;
+    of its own, ``t3=value``; in a forward-mode row ``upstream`` and ``downstream`` are the
+    tangents in and out). Every renderer shows these;
     ``brief`` leaves out the first values of large arrays (for narrow text tables)."""
     p = precision
     names = row.input_names()
@@ -141,6 +151,10 @@ def cells(row, precision, brief=False):
     else:
         local = summary(local, p, brief)
     down = row.downstream
+    if row.section == "forward-mode":  # tangents in, one per input; out, one per output
+        return {"x": pairs(names, row.inputs, p, brief), "y": "",
+                "upstream": pairs(names, row.upstream, p, brief), "local": local,
+                "downstream": summary(down, p, brief)}
     return {"x": pairs(names, row.inputs, p, brief),
             "y": pairs(row.output_names(), row.outputs, p, brief) if row.section == "forward" else "",
             "upstream": summary(row.upstream, p, brief), "local": local,

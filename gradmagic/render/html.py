@@ -18,7 +18,8 @@ styles the block further.
 import html
 import re
 
-from ._format import bad_count, by_level, fold_text, folded_after, gradient_line, order_name
+from ._format import (bad_count, by_level, fold_text, folded_after, forward_mode_heading, gradient_line,
+                      order_name)
 
 # Colours are translucent so that the block reads on light and dark notebook themes. Each
 # table declaration overrides one of JupyterLab's rules for rendered HTML (cells
@@ -226,10 +227,10 @@ def render_html(trace):
     backward tables by level, and the gradients."""
     p = trace.precision
     fwd, bwd, grads = trace.forward, trace.backward, trace.gradients
-    n_fwd, n_bwd = trace.total("forward"), trace.total("backward")
+    n_fwd, n_bwd, n_tan = trace.total("forward"), trace.total("backward"), trace.total("forward-mode")
+    counts = f": {n_fwd} forward, " + (f"{n_tan} forward-mode, " if n_tan else "") + f"{n_bwd} backward rows"
     out = [f"<div{_attrs('gradmagic-trace')}>",
-           f"<div{_attrs('gm-head')}>gradmagic trace"
-           + _span("gm-dim gm-light", f": {n_fwd} forward, {n_bwd} backward rows") + "</div>"]
+           f"<div{_attrs('gm-head')}>gradmagic trace" + _span("gm-dim gm-light", counts) + "</div>"]
 
     def index(r):
         return _td("gm-i", _e(r.index))
@@ -254,6 +255,9 @@ def render_html(trace):
         if r.kind in ("sum", "broadcast"):
             x_value, down_value = None, r.downstream or r.upstream
             up = _terms(c["upstream"])
+        elif r.section == "forward-mode":  # a tangent per input comes in
+            x_value, down_value = r.inputs, r.downstream
+            up = _content(c["upstream"], names)
         else:
             x_value, down_value = r.inputs, r.downstream
             up = _value(c["upstream"])
@@ -270,6 +274,13 @@ def render_html(trace):
     for level, rows in by_level(fwd):
         caption = _caption("forward", f"ops of the {order_name(level)}" if level else "")
         out += _table(caption, fwd_header, rows, fwd, trace.folded("forward"), fwd_row, "forward")
+    tan_header = _header(("gm-i", "#"), "node", "x", ("gm-up", "tangent in"),
+                         ("gm-local", _span("gm-op", "&times;") + "local"),
+                         ("gm-down", _span("gm-op", "=") + "tangent out"))
+    tangents = trace.forward_mode
+    for level, rows in by_level(tangents):
+        out += _table(_caption(*forward_mode_heading(level)), tan_header, rows, tangents,
+                      trace.folded("forward-mode"), bwd_row, "forward-mode")
     for level, rows in by_level(bwd):
         caption = _caption("backward", order_name(level))
         out += _table(caption, bwd_header, rows, bwd, trace.folded("backward"), bwd_row, "backward")

@@ -21,6 +21,7 @@ from ._format import bad_count, bare, folded_after, gradient_line, summary
 # colours
 FORWARD = "#1f3b5c"
 BACKWARD = "#7b2d8b"
+TANGENT = "#1b7a3a"  # the forward-mode pass
 BAD = "red"  # a NaN or an Inf
 MUTED = "#666666"
 BOX_FACE = "#eef3fa"
@@ -77,7 +78,7 @@ class _Column:
 
     def __init__(self, kind, row=None, k=0, hidden=0):
         self.kind, self.row, self.k, self.hidden = kind, row, k, hidden
-        self.bwd = None  # the matched first-order backward row of a box
+        self.bwd = self.tan = None  # the matched first-order backward row, forward-mode step
         self.title = ""
         self.sub = ""
         self.lines = []  # (text, colour, bold) under the column
@@ -199,9 +200,9 @@ def _columns(trace, max_nodes):
     return [src] + cols + [out]
 
 
-def _match_backward(trace, cols):
-    """Each box's first-order backward row: the same node, the same first input."""
-    candidates = [r for r in trace.backward if r.level == 1 and r.kind in ("op", "function")]
+def _match(cols, candidates, attr):
+    """Each box's row among ``candidates`` (first-order backward rows, or the steps of the
+    forward-mode pass) as its ``attr``: the same node, the same first input."""
     used = set()
     for col in cols:
         if col.kind != "box":
@@ -216,7 +217,7 @@ def _match_backward(trace, cols):
                     a is b for a, b in zip(bwd.inputs, fwd.inputs)):
                 continue
             used.add(j)
-            col.bwd = bwd
+            setattr(col, attr, bwd)
             break
 
 
@@ -230,10 +231,10 @@ def _describe(trace, cols):
     """Titles, sub-titles and the lines under each column."""
     p = trace.precision
 
-    def line(prefix, value, bold=False):
+    def line(prefix, value, bold=False, colour=BACKWARD):
         text = _fit(value if isinstance(value, str) else _show(value, p), BACK_WIDTH,
                     BACK_LINES, prefix)
-        return (text, BAD if _is_bad(value) else BACKWARD, bold)
+        return (text, BAD if _is_bad(value) else colour, bold)
 
     for i, col in enumerate(cols):
         if col.kind == "box":
@@ -310,6 +311,13 @@ def _describe(trace, cols):
         elif col.kind == "output":
             outs = col.row.outputs if col.row is not None else ()
             col.title = (trace.name_of(outs[0]) if outs else None) or "output"
+
+    for col in cols:  # the forward-mode pass: the chain input's tangent in, the tangent out
+        tan = col.tan
+        if tan is not None and col.k < len(tan.upstream) and tan.upstream[col.k] is not None:
+            col.lines += [line("tangent ", tan.upstream[col.k], colour=TANGENT),
+                          line("→ ", tan.downstream[0] if len(tan.downstream) == 1 else
+                               tan.downstream, True, TANGENT)]
 
 
 def _gap_labels(trace, left, right):
@@ -391,7 +399,8 @@ def plot_trace(trace, max_nodes=12, figsize=None):
     cols = _columns(trace, max_nodes)
     if not cols:
         return _nothing(figsize)
-    _match_backward(trace, cols)
+    _match(cols, [r for r in trace.backward if r.level == 1 and r.kind in ("op", "function")], "bwd")
+    _match(cols, [r for r in getattr(trace, "forward_mode", ()) if r.level == 0], "tan")
     _describe(trace, cols)
     gaps = [_gap_labels(trace, a, b) for a, b in zip(cols, cols[1:])]
 
@@ -457,6 +466,9 @@ def plot_trace(trace, max_nodes=12, figsize=None):
             if rest > 0:
                 footer.append((f"+ {rest} more gradients", MUTED))
             break
+    if any(col.tan is not None for col in cols):
+        footer.append(("forward-mode pass: in green under each box, its tangent in → its tangent out",
+                       TANGENT))
     skipped = [r for r in trace.forward if not _drawn(trace, r)]
     if skipped:
         what = ("of functions and scopes, or of backward passes" if getattr(trace, "ops", False)

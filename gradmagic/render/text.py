@@ -9,7 +9,7 @@ import shutil
 import sys
 import textwrap
 
-from ._format import by_level, fold_text, folded_after, gradient_line, order_name
+from ._format import by_level, fold_text, folded_after, forward_mode_heading, gradient_line, order_name
 
 WIDTH = 48  # longest cell before it is cut with "..."
 FIXED_WIDTH = 100  # lines of text that go to no terminal: a notebook, a file, a pipe
@@ -89,8 +89,10 @@ def render_text(trace, width=None):
     width = line_width() if width is None else width
     p = trace.precision
     fwd, bwd, grads = trace.forward, trace.backward, trace.gradients
-    lines = [f"gradmagic trace: {trace.total('forward')} forward, {trace.total('backward')} "
-             "backward rows"]
+    tangents = trace.forward_mode
+    n_tan = trace.total("forward-mode")
+    lines = [f"gradmagic trace: {trace.total('forward')} forward, "
+             + (f"{n_tan} forward-mode, " if n_tan else "") + f"{trace.total('backward')} backward rows"]
 
     def fwd_row(r):
         c = r.cells(brief=True)
@@ -105,6 +107,9 @@ def render_text(trace, width=None):
     for level, table in _sections(fwd, trace.folded("forward"), fwd_row, ["#", "node", "x", "y"],
                                   width):
         lines += ["", "forward" if not level else f"forward · ops of the {order_name(level)}"] + table
+    for level, table in _sections(tangents, trace.folded("forward-mode"), bwd_row,
+                                  ["#", "node", "x", "tangent in", "local", "tangent out"], width):
+        lines += ["", " · ".join(filter(None, forward_mode_heading(level)))] + table
     for level, table in _sections(bwd, trace.folded("backward"), bwd_row,
                                   ["#", "node", "x", "upstream", "local", "downstream"], width):
         lines += ["", f"backward · {order_name(level)}"] + table

@@ -65,6 +65,9 @@ def f_jvp(primals, tangents):
   return primal_out, tangent_out
 
 print(f(2., 3.))
+y, y_dot = jax.jvp(f, (2., 3.), (1., 0.))
+print(y)
+print(y_dot)
 print(grad(f)(2., 3.))
 
 
@@ -125,6 +128,8 @@ def f(x):
   return x ** 2
 f.defjvps(lambda t, ans, x: 2 * x * t)
 print(grad(grad(f))(3.))
+print(jax.hessian(lambda x: jnp.sum(x ** 3))(jnp.array([1., 2.])))
+print(jax.jacfwd(lambda x: jnp.sin(x) * 2)(jnp.array([0., 1.])))
 print(jax.jacrev(lambda x: jnp.sin(x) * 2)(jnp.array([0., 1.])))
 y, vjp_fn = jax.vjp(lambda x, y: x * y, 2., 3.)
 print(y, vjp_fn(1.))

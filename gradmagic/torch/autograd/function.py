@@ -24,6 +24,7 @@ from ..graph import FREED, GRAD, Node, Tensor, as_tensor_of, no_grad
 WORDS = {"grad_fn": "backward", "upstream": "grad_output", "upstream gradient": "grad_output",
          "an": "a", "stop_gradient": "detach()", "example": "return grad_output * 2 * x",
          "check_grad": "torch.autograd.gradcheck", "create_graph": "create_graph=True",
+         "forward": "backward, transposed",
          "unrecorded_fix": "return it from forward as an extra output and save it with "
                            "ctx.save_for_backward (a saved output keeps its graph), or recompute "
                            "it in backward from ctx.saved_tensors"}
