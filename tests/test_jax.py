@@ -340,3 +340,10 @@ def test_importing_the_dialect_imports_no_framework():
             "'IPython', 'matplotlib', 'torch', 'tensorflow') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_the_row_of_a_custom_vjp_call_shows_its_residuals():
+    with gm.trace() as tr:
+        grad(lambda x, y: f(x, y))(2.0, 3.0)
+    row = next(r for r in tr.backward if r.node == "f")
+    assert row.note.startswith("saved for backward: res[0]=-0.4161, res[1]=0.9093, res[2]=3")

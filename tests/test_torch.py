@@ -666,3 +666,9 @@ def test_numpy_functions_on_torch_tensors_record_too():
     assert isinstance(y, torch.Tensor) and y.grad_fn is not None
     y.backward()
     np.testing.assert_allclose(x.grad.numpy(), np.exp([0.5, 1.0]) * (np.sin([0.5, 1.0]) + np.cos([0.5, 1.0])))
+
+
+def test_the_row_of_a_function_shows_what_it_saved_for_backward():
+    tr, _ = _traced(LegendrePolynomial3, check=False)
+    row = next(r for r in tr.backward if r.node == "LegendrePolynomial3")
+    assert row.note == "saved for backward: saved_tensors[0]=[1, -0.5]"

@@ -91,6 +91,11 @@ class CustomCall:
         """The user's function that gives the gradients: ``grad_fn``."""
         return self.grad_fn
 
+    def saved(self) -> list:
+        """``(name, value)`` for what the rule saved for its backward pass, where a dialect
+        makes that explicit (PyTorch's ``ctx.save_for_backward``, JAX's residuals)."""
+        return []
+
     def unrecorded(self) -> list:
         """Names of values ``grad_fn`` reads that its function computed from its inputs
         where no tape follows them (a dialect's; none for ``custom_gradient``)."""

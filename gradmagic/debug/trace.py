@@ -28,6 +28,7 @@ from ..core import context
 from ..core.context import Listener, listeners, paused, push, remove
 from ..core.tensor import Tensor, Variable, replace_variables
 from ..errors import TapeError
+from ..render._format import summary
 from ..render.html import render_html
 from ..render.text import render_text
 from . import options
@@ -110,6 +111,11 @@ class Trace(Naming, Listener):
         if self._detected or not self._used:
             return
         self._detected = True
+        for row in self._backward.rows(self):  # what a custom rule saved, as a note of its row
+            saved = row.source.saved() if row.kind == "function" and hasattr(row.source, "saved") else ()
+            if saved:
+                row.add_note("saved for backward: " + ", ".join(
+                    f"{name}={summary(value, self.precision, brief=True)}" for name, value in saved))
         self._pitfalls = self._found + detect(self)
 
     @property

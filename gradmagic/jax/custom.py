@@ -45,6 +45,11 @@ class JaxCall(CustomCall):
     __slots__ = ()
     words = WORDS
 
+    def saved(self):
+        res = getattr(self.grad_fn, "residuals", None)
+        leaves, names, _ = flatten(res, "res")
+        return [(n, v) for n, v in zip(names, leaves) if v is not None]
+
 
 class JaxJVPCall(JaxCall):
     """One call of a ``custom_jvp`` function: its gradient is the JVP rule, transposed."""
@@ -134,6 +139,7 @@ class custom_vjp:  # noqa: N801  (JAX's name)
                                     f"the primal args tuple length ({n}), one cotangent per "
                                     f"differentiable argument of {name}, but got {got}.")
                 return _per_leaf(args, nondiff, cts)
+            grad_fn.residuals = res  # shown in the trace as what fwd saved
             return out, grad_fn
         self.recorded = _named(body, self.fun, RecordedVJP)
 

@@ -117,6 +117,9 @@ class FunctionCall(CustomCall):
     def backward_function(self):
         return self.cls.backward
 
+    def saved(self):
+        return [(f"saved_tensors[{k}]", t) for k, t in enumerate(self.ctx.to_save) if t is not None]
+
     def unrecorded(self):
         """``ctx`` attributes holding tensors that ``forward`` computed from its inputs:
         forward runs without recording, so a double backward sees them as constants."""
