@@ -154,6 +154,10 @@ def test_vmap_maps_axes_and_pytrees():
     assert out.tolist() == [1.0, 3.0, 5.0]
     out = jax.vmap(lambda a: a.sum(), in_axes=1)(jnp.ones((2, 3)))
     assert out.tolist() == [2.0, 2.0, 2.0]
+    a, b = jax.vmap(lambda x: (x, {"a": x * 2}), out_axes=(0, {"a": 1}))(jnp.ones((2, 3)))
+    assert a.shape == (2, 3) and b["a"].shape == (3, 2)
+    k = jax.vmap(lambda x: (x.sum(), 7.0), out_axes=(0, None))(jnp.ones((4, 2)))
+    assert k[0].tolist() == [2.0] * 4 and float(k[1]) == 7.0
     with pytest.raises(ValueError, match="inconsistent sizes"):
         jax.vmap(lambda a, b: a + b)(jnp.ones(2), jnp.ones(3))
 

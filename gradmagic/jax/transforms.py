@@ -286,8 +286,13 @@ def vmap(fun, in_axes=0, out_axes=0, axis_name=None, axis_size=None, spmd_axis_n
                                         for x, la in zip(leaves, las)])
                     for leaves, las, td in flat_args]
             results.append(fun(*call))
-        return tree_map(lambda *xs: _as_array(ops.stack([asarray(x) for x in xs], axis=out_axes)),
-                        *results)
+        leaves = [tree_flatten(r)[0] for r in results]
+        treedef = tree_flatten(results[0])[1]
+        axes = _leaf_axes(out_axes, results[0])
+        out = [asarray(column[0]) if ax is None else  # an output not mapped: the same each time
+               _as_array(ops.stack([asarray(x) for x in column], axis=ax))
+               for column, ax in zip(zip(*leaves), axes)]
+        return tree_unflatten(treedef, out)
     return run
 
 
