@@ -259,7 +259,11 @@ def test_no_grad_records_nothing_and_enable_grad_records_again():
     @torch.no_grad()
     def f(v):
         return v * 3
-    assert not f(x).requires_grad
+
+    @torch.no_grad
+    def f2(v):
+        return v * 3
+    assert not f(x).requires_grad and not f2(x).requires_grad and torch.is_grad_enabled()
 
 
 def test_autograd_grad_returns_a_tuple_and_leaves_grad_alone():

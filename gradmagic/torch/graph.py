@@ -45,7 +45,12 @@ class _GradMode:
 
     mode = True
 
-    def __init__(self):
+    def __new__(cls, *args):
+        if cls is not set_grad_enabled and len(args) == 1 and callable(args[0]):
+            return cls()(args[0])  # @torch.no_grad without parentheses
+        return super().__new__(cls)
+
+    def __init__(self, *args):
         self.before = []
 
     def __enter__(self):
