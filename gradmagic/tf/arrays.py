@@ -36,7 +36,7 @@ def unstack(value, num=None, axis=0, name=None):
     """``tf.unstack``: the slices of ``value`` along ``axis``, as a list."""
     t = as_tensor(value)
     a = axis_of(axis, t.ndim, "tf.unstack")
-    lead = (slice(None),) * a
+    lead = (builtins.slice(None),) * a
     return [ops.getitem(t, lead + (k,)) for k in builtins.range(t.shape[a])]
 
 
@@ -131,7 +131,7 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
             f"rank of indices ({idx.ndim})")
     check_range("tf.gather", idx, p.shape[a])
     if b == 0:
-        return ops.getitem(p, (slice(None),) * a + (idx,))
+        return ops.getitem(p, (builtins.slice(None),) * a + (idx,))
     if a != b:
         raise not_supported(f"tf.gather(axis={a}, batch_dims={b})", "an axis after the batch "
                             "dimensions", "transpose the axis to follow them, or gather in a loop")
@@ -176,7 +176,7 @@ def boolean_mask(tensor, mask, axis=None, name=None):
         raise GradientValueError(
             f"tf.boolean_mask(mask): the mask's shape {m.shape} must match the tensor's shape "
             f"from axis {a}, {t.shape[a:a + builtins.max(m.ndim, 1)]}")
-    return ops.getitem(t, (slice(None),) * a + (m.value,))
+    return ops.getitem(t, (builtins.slice(None),) * a + (m.value,))
 
 
 def slice(input_, begin, size, name=None):  # noqa: A001  (tf.slice)

@@ -146,11 +146,11 @@ def svd(tensor, full_matrices=False, compute_uv=True, name=None):
     a = as_tensor(tensor)
     m, n = a.shape[-2:] if a.ndim >= 2 else (0, 0)
     if a.ndim < 2:
-        raise GradientValueError(f"tf.core.svd(tensor): expected a matrix (rank >= 2), got shape {a.shape}")
+        raise GradientValueError(f"tf.linalg.svd(tensor): expected a matrix (rank >= 2), got shape {a.shape}")
     if not compute_uv:
         return core.svd(a, compute_uv=False)
     if full_matrices and m != n:
-        raise not_supported(f"tf.core.svd(full_matrices=True) of a {m}x{n} matrix",
+        raise not_supported(f"tf.linalg.svd(full_matrices=True) of a {m}x{n} matrix",
                             "the extra singular vectors", "they are not unique, so they have no "
                             "gradient: use full_matrices=False")
     u, s, vh = core.svd(a, full_matrices=False)
@@ -161,10 +161,10 @@ def qr(input, full_matrices=False, name=None):  # noqa: A002
     """``tf.linalg.qr``: ``(q, r)``, reduced, of a matrix with at least as many rows as columns."""
     a = as_tensor(input)
     if a.ndim < 2:
-        raise GradientValueError(f"tf.core.qr(input): expected a matrix (rank >= 2), got shape {a.shape}")
+        raise GradientValueError(f"tf.linalg.qr(input): expected a matrix (rank >= 2), got shape {a.shape}")
     m, n = a.shape[-2:]
     if m < n or (full_matrices and m != n):
-        raise not_supported(f"tf.core.qr(full_matrices={full_matrices}) of a {m}x{n} matrix",
+        raise not_supported(f"tf.linalg.qr(full_matrices={full_matrices}) of a {m}x{n} matrix",
                             "a wide matrix, or the complete factors of a tall one",
                             "their gradient is not unique (as in JAX): take the QR of the "
                             "transpose, or full_matrices=False")

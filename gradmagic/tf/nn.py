@@ -164,12 +164,14 @@ def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
 
 
 def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
-    """``max(x, 0) - x * z + log(1 + exp(-|x|))``, stable for any logit ``x``."""
+    """``max(x, 0) - x * z + log(1 + exp(-|x|))``, stable for any logit ``x``; both kinks at
+    0 take the same side, so the gradient there is ``sigmoid(0) - z``, as TensorFlow's."""
     z, x = as_tensor(labels), as_tensor(logits)
     if z.shape != x.shape:
         raise GradientValueError(f"tf.nn.sigmoid_cross_entropy_with_logits: logits and labels must "
                                  f"have the same shape ({x.shape} vs {z.shape})")
-    return ops.maximum(x, 0) - x * z + ops.log1p(ops.exp(-ops.absolute(x)))
+    positive = x >= 0
+    return ops.where(positive, x, 0) - x * z + ops.log1p(ops.exp(ops.where(positive, -x, x)))
 
 
 NO_RULE = {name: "the engine has no convolution or pooling rule" for name in (

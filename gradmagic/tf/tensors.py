@@ -35,7 +35,7 @@ def missing(what):
 
 def not_supported(fn, what, instead):
     """The error for an argument value of TensorFlow's that gradmagic does not support."""
-    return NoGradientError(f"{fn}: {what} is not supported here; {instead}")
+    return NoGradientError(f"{fn} is not supported here ({what}); {instead}")
 
 
 def as_tensor(x):
@@ -171,7 +171,8 @@ def linspace(start, stop, num, name=None, axis=0):
     start, stop = as_tensor(start), as_tensor(stop)
     if start.dtype.kind not in "fc" or stop.dtype.kind not in "fc":  # integers: float64, as TF
         start, stop = ops.astype(start, float64), ops.astype(stop, float64)
-    return creation.linspace(start, stop, int(num), axis=axis)
+    dtype = np.result_type(start.dtype, stop.dtype)
+    return ops.astype(creation.linspace(start, stop, int(num), axis=axis), dtype)  # not float64
 
 
 def eye(num_rows, num_columns=None, batch_shape=None, dtype=float32, name=None):
