@@ -121,14 +121,15 @@ def recompute_grad(f):
         def grad_fn(*upstream, variables=None):
             leaves, _, rebuild = flatten(list(args))
             again = [identity(a) if isinstance(a, Tensor) else a for a in leaves]
-            sources = [a for a in again if isinstance(a, Tensor)] + list(variables or ())
+            wanted = [isinstance(a, Tensor) and a.dtype.kind in "fc" for a in again]  # floats
+            sources = [a for a, w in zip(again, wanted) if w] + list(variables or ())
             with GradientTape() as tape:
                 tape.watch(sources)
                 outs = flatten(f(*rebuild(again), **kwargs))[0]
             grads = tape.gradient([as_tensor(o) for o in outs], sources,
                                   output_gradients=list(upstream), unconnected_gradients="zero")
             per_input = iter(grads)
-            grad_xs = [next(per_input) if isinstance(a, Tensor) else None for a in again]
+            grad_xs = [next(per_input) if w else None for w in wanted]
             return (grad_xs, list(per_input)) if variables else grad_xs
         return result, grad_fn
     functools.update_wrapper(inner, f)

@@ -119,8 +119,8 @@ class Variable(metaclass=VariableType):
                 "tf.Variable(initial_value): The `initial_value` arg to `tf.Variable` must be "
                 "specified except when you are not providing a `variable_def`. You provided "
                 "neither.")
-        if callable(initial_value) and not isinstance(initial_value, Tensor):
-            initial_value = initial_value()
+        if callable(initial_value) and not isinstance(initial_value, (Tensor, np.ndarray)):
+            initial_value = initial_value()  # a function that makes it (an array is a value)
         v = CoreVariable(initial_value, name=name, trainable=True if trainable is None else trainable,
                          dtype=dtype)
         if not validate_shape or shape is not None:
