@@ -8,6 +8,7 @@ a dependency), and are written in the test files to 10 significant digits.
 """
 
 import numpy as np
+import pytest
 
 import gradmagic.tf as tf
 
@@ -63,3 +64,15 @@ def _array(x):
             return False
         return True
     return isinstance(x, (int, float, bool))
+
+
+def against_tensorflow(cases, numbers):
+    """The two tests each family's file runs (assign them to module names ``test_...``): each
+    case gives TensorFlow's numbers, and every case has its numbers written down."""
+    @pytest.mark.parametrize("name", list(cases))
+    def test_gives_what_tensorflow_gives(name):
+        assert_close(cases[name](), numbers[name])
+
+    def test_every_case_has_tensorflow_numbers():
+        assert set(cases) == set(numbers)
+    return test_gives_what_tensorflow_gives, test_every_case_has_tensorflow_numbers
