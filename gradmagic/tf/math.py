@@ -14,21 +14,21 @@ from .errors import InvalidArgumentError
 from .tensors import as_tensor, axis_of, int64, missing
 
 
-def unary(fn, tf_name, doc=None):
+def unary(fn, tf_name):
     """``tf.math.<tf_name>(x, name=None)`` on the engine's ``fn``."""
     def f(x, name=None):
         return fn(as_tensor(x))
     f.__name__ = f.__qualname__ = tf_name
-    f.__doc__ = doc or f"``tf.math.{tf_name}``: elementwise, on gradmagic's ``{fn.__name__}``."
+    f.__doc__ = f"``tf.math.{tf_name}``: elementwise, on gradmagic's ``{fn.__name__}``."
     return f
 
 
-def binary(fn, tf_name, doc=None):
+def binary(fn, tf_name):
     """``tf.math.<tf_name>(x, y, name=None)`` on the engine's ``fn``."""
     def f(x, y, name=None):
         return fn(as_tensor(x), as_tensor(y))
     f.__name__ = f.__qualname__ = tf_name
-    f.__doc__ = doc or f"``tf.math.{tf_name}``: elementwise, on gradmagic's ``{fn.__name__}``."
+    f.__doc__ = f"``tf.math.{tf_name}``: elementwise, on gradmagic's ``{fn.__name__}``."
     return f
 
 
