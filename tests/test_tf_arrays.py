@@ -12,7 +12,8 @@ M = [[0.5, -1.5, 2.0], [1.0, 3.0, -0.25]]
 CASES = {
     "gather": lambda: value_and_grads(lambda x: tf.gather(x, [1, 0, 1]), M),
     "gather-axis1": lambda: value_and_grads(lambda x: tf.gather(x, [[2, 0], [1, 1]], axis=1), M),
-    "gather-batch_dims": lambda: value_and_grads(lambda x: tf.gather(x, [[2, 0], [1, 1]], axis=1, batch_dims=1), M),
+    "gather-batch_dims": lambda: value_and_grads(
+        lambda x: tf.gather(x, [[2, 0], [1, 1]], axis=1, batch_dims=1), M),
     "gather-scalar-index": lambda: value_and_grads(lambda x: tf.gather(x, 1), V),
     "gather_nd": lambda: value_and_grads(lambda x: tf.gather_nd(x, [[0, 1], [1, 2], [0, 1]]), M),
     "gather_nd-rows": lambda: value_and_grads(lambda x: tf.gather_nd(x, [[1], [0]]), M),
@@ -29,7 +30,8 @@ CASES = {
     "boolean_mask": lambda: value_and_grads(lambda x: tf.boolean_mask(x, [True, False, True], axis=1), M),
     "slice": lambda: value_and_grads(lambda x: tf.slice(x, [0, 1], [2, -1]), M),
     "unstack": lambda: value_and_grads(lambda x: tf.unstack(x, axis=1)[2], M),
-    "stack-concat": lambda: value_and_grads(lambda x, y: tf.concat([tf.stack([x, y], axis=1), tf.stack([y, x], axis=1)], 0), V, V),
+    "stack-concat": lambda: value_and_grads(
+        lambda x, y: tf.concat([tf.stack([x, y], axis=1), tf.stack([y, x], axis=1)], 0), V, V),
     "sort-descending": lambda: value_and_grads(lambda x: tf.sort(x, direction="DESCENDING"), V),
     "sort-axis0": lambda: value_and_grads(lambda x: tf.sort(x, axis=0), M),
     "argsort": lambda: [listed(tf.argsort([1.0, 3.0, 3.0, 2.0], direction="DESCENDING")),
@@ -151,7 +153,8 @@ def test_tile_repeat_slice_and_pad_refuse_what_tensorflow_refuses():
 
 
 def test_boolean_mask_needs_a_mask_of_the_shape_it_masks():
-    with pytest.raises(ValueError, match=r"the mask's shape \(2,\) must match the tensor's shape from axis 1, \(3,\)"):
+    with pytest.raises(ValueError,
+                       match=r"the mask's shape \(2,\) must match the tensor's shape from axis 1, \(3,\)"):
         tf.boolean_mask(P, [True, False], axis=1)
 
 

@@ -14,8 +14,10 @@ A = [[4.0, 1.0], [2.0, 3.0]]
 S = [[4.0, 1.0], [1.0, 3.0]]
 B = [[1.0], [2.0]]
 TALL = [[1.0, 2.0], [3.0, 4.0], [5.0, 7.0]]
+N3 = [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]]
 CASES = {
-    "matmul-transposed": lambda: value_and_grads(lambda a, b: tf.matmul(a, b, transpose_a=True, adjoint_b=True), A, S),
+    "matmul-transposed": lambda: value_and_grads(
+        lambda a, b: tf.matmul(a, b, transpose_a=True, adjoint_b=True), A, S),
     "einsum": lambda: value_and_grads(lambda a, b: tf.einsum("ij,jk->ik", a, b), A, S),
     "einsum-diagonal": lambda: value_and_grads(lambda a: tf.einsum("ii->i", a), A),
     "tensordot": lambda: value_and_grads(lambda a, b: tf.tensordot(a, b, 1), A, S),
@@ -27,13 +29,15 @@ CASES = {
     "solve": lambda: value_and_grads(tf.linalg.solve, A, B),
     "solve-adjoint": lambda: value_and_grads(lambda a, b: tf.linalg.solve(a, b, adjoint=True), A, B),
     "cholesky-value": lambda: listed(tf.linalg.cholesky(tf.constant(S))),
-    "cholesky_solve": lambda: value_and_grads(lambda b: tf.linalg.cholesky_solve(tf.linalg.cholesky(tf.constant(np.array(S))), b), B),
+    "cholesky_solve": lambda: value_and_grads(
+        lambda b: tf.linalg.cholesky_solve(tf.linalg.cholesky(tf.constant(np.array(S))), b), B),
     "triangular_solve": lambda: value_and_grads(tf.linalg.triangular_solve, A, B),
     "triangular_solve-upper-adjoint": lambda: value_and_grads(
         lambda a, b: tf.linalg.triangular_solve(a, b, lower=False, adjoint=True), A, B),
     "eigh": lambda: value_and_grads(lambda a: tf.linalg.eigh(a)[0], S),
     "eigvalsh": lambda: value_and_grads(tf.linalg.eigvalsh, S),
-    "svd-values": lambda: value_and_grads(lambda a: tf.linalg.svd(a, compute_uv=False), [[1.0, 2.0, 3.0], [4.0, 5.0, 6.5]]),
+    "svd-values": lambda: value_and_grads(lambda a: tf.linalg.svd(a, compute_uv=False),
+                                          [[1.0, 2.0, 3.0], [4.0, 5.0, 6.5]]),
     "svd-reconstructed": lambda: value_and_grads(
         lambda a: (lambda s, u, v: tf.matmul(u * s[None, :], v, transpose_b=True))(*tf.linalg.svd(a)), A),
     "qr": lambda: [listed(tf.linalg.qr(tf.constant(A))), value_and_grads(lambda a: tf.linalg.qr(a)[1], TALL)],
@@ -42,10 +46,10 @@ CASES = {
     "lstsq-wide-l2": lambda: value_and_grads(lambda a, b: tf.linalg.lstsq(a, b, l2_regularizer=0.5),
                                              [[1.0, 0.0, 2.0], [1.0, 1.0, 3.0]], [[1.0], [2.0]]),
     "trace": lambda: value_and_grads(tf.linalg.trace, [[[1.0, 2.0], [3.0, 4.0]], [[5.0, 6.0], [7.0, 8.0]]]),
-    "diag_part": lambda: value_and_grads(lambda a: tf.linalg.diag_part(a, k=1), [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]]),
+    "diag_part": lambda: value_and_grads(lambda a: tf.linalg.diag_part(a, k=1), N3),
     "diag": lambda: value_and_grads(tf.linalg.diag, [[1.0, 2.0], [3.0, 4.0]]),
     "diag-k": lambda: value_and_grads(lambda d: tf.linalg.diag(d, k=1), [1.0, 2.0]),
-    "band_part": lambda: value_and_grads(lambda a: tf.linalg.band_part(a, 1, 0), [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]]),
+    "band_part": lambda: value_and_grads(lambda a: tf.linalg.band_part(a, 1, 0), N3),
     "norm": lambda: value_and_grads(tf.norm, A),
     "norm-axis-keepdims": lambda: value_and_grads(lambda a: tf.norm(a, axis=1, keepdims=True), A),
     "norm-1": lambda: value_and_grads(lambda a: tf.norm(a, ord=1), A),
@@ -143,7 +147,8 @@ W = np.array([[1.0, 2.0], [3.0, 4.0]])
 
 
 @pytest.mark.parametrize("fn, tensorflow", [
-    (lambda a: tf.reduce_sum(tf.linalg.cholesky(a) * W), [[0.1378778361, 0.4484886554], [0.4484886554, 1.206045378]]),
+    (lambda a: tf.reduce_sum(tf.linalg.cholesky(a) * W),
+     [[0.1378778361, 0.4484886554], [0.4484886554, 1.206045378]]),
     (tf.linalg.logdet, [[0.2727272727, -0.09090909091], [-0.09090909091, 0.3636363636]]),
 ], ids=["cholesky", "logdet"])
 def test_a_function_of_the_lower_triangle_has_its_gradient_there(fn, tensorflow):
@@ -171,7 +176,8 @@ def test_solve_wants_a_matrix_of_right_hand_sides():
 
 @pytest.mark.parametrize("fn", ["inv", "det", "cholesky", "slogdet"])
 def test_a_square_matrix_is_needed(fn):
-    with pytest.raises(ValueError, match=rf"tf\.linalg\.{fn}\(input\): Input matrix must be square, got shape \(2, 3\)"):
+    with pytest.raises(ValueError, match=rf"tf\.linalg\.{fn}\(input\): Input matrix must be square, "
+                                         r"got shape \(2, 3\)"):
         getattr(tf.linalg, fn)(tf.zeros([2, 3]))
 
 
@@ -185,7 +191,8 @@ def test_factorizations_without_a_unique_gradient_are_not_supported_here():
 
 
 @pytest.mark.parametrize("kwargs, message", [
-    ({"ord": "nuc", "axis": [0, 1]}, r"'ord' must be a supported matrix norm in \['euclidean', 'fro', 1, 2, inf\], got nuc"),
+    ({"ord": "nuc", "axis": [0, 1]},
+     r"'ord' must be a supported matrix norm in \['euclidean', 'fro', 1, 2, inf\], got nuc"),
     ({"ord": "fro", "axis": 0}, "'ord' must be a supported vector norm, got fro"),
     ({"ord": 0}, "'ord' must be a supported vector norm, got 0"),
     ({"ord": None}, "'ord' must be a supported vector norm, got None"),

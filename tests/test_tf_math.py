@@ -24,7 +24,8 @@ CASES = {
     "math.xlogy": lambda: value_and_grads(tf.math.xlogy, [0.0, 1.0, 2.0], [3.0, 0.5, 2.0]),
     "math.xdivy": lambda: value_and_grads(tf.math.xdivy, [0.0, 1.0, 2.0], [3.0, 0.5, 2.0]),
     "math.divide_no_nan": lambda: value_and_grads(tf.math.divide_no_nan, [1.0, 1.0, 2.0], [0.0, 0.5, 2.0]),
-    "math.squared_difference": lambda: value_and_grads(tf.math.squared_difference, [1.0, 1.0, 2.0], [0.0, 0.5, 2.0]),
+    "math.squared_difference": lambda: value_and_grads(tf.math.squared_difference, [1.0, 1.0, 2.0],
+                                                       [0.0, 0.5, 2.0]),
     "math.maximum-ties": lambda: value_and_grads(tf.math.maximum, [1.0, 2.0, 3.0], [1.0, 1.0, 4.0]),
     "math.minimum-ties": lambda: value_and_grads(tf.math.minimum, [1.0, 2.0, 3.0], [1.0, 1.0, 4.0]),
     "math.floormod": lambda: value_and_grads(tf.math.floormod, [5.5, -3.5], [2.0, 2.0]),
@@ -49,13 +50,15 @@ CASES = {
                               str(tf.math.argmax(M).numpy().dtype),
                               str(tf.argmin(M, output_type=tf.int32).numpy().dtype)],
     "cumsum-axis": lambda: value_and_grads(lambda x: tf.math.cumsum(x, axis=1), M),
-    "cumsum-exclusive-reverse": lambda: value_and_grads(lambda x: tf.math.cumsum(x, exclusive=True, reverse=True), V),
+    "cumsum-exclusive-reverse": lambda: value_and_grads(
+        lambda x: tf.math.cumsum(x, exclusive=True, reverse=True), V),
     "cumprod-exclusive": lambda: value_and_grads(lambda x: tf.math.cumprod(x, exclusive=True), [1.5, 2.0, 3.0]),
     "add_n": lambda: value_and_grads(lambda x, y: tf.add_n([x, y, x]), V, V),
     "top_k": lambda: [value_and_grads(lambda x: tf.math.top_k(x, k=2).values, [1.0, 3.0, 3.0, 2.0]),
                       listed(tf.math.top_k([1.0, 3.0, 3.0, 2.0], k=2).indices)],
     "l2_normalize": lambda: value_and_grads(lambda x: tf.math.l2_normalize(x, axis=1), M),
-    "clip_by_value-at-the-bounds": lambda: value_and_grads(lambda x: tf.clip_by_value(x, 1.0, 2.0), [0.0, 1.0, 1.5, 2.0, 3.0]),
+    "clip_by_value-at-the-bounds": lambda: value_and_grads(lambda x: tf.clip_by_value(x, 1.0, 2.0),
+                                                           [0.0, 1.0, 1.5, 2.0, 3.0]),
     "clip_by_norm": lambda: value_and_grads(lambda x: tf.clip_by_norm(x, 1.0), M),
     "clip_by_global_norm": lambda: value_and_grads(
         lambda x, y: tf.concat([tf.reshape(t, [-1]) for t in tf.clip_by_global_norm([x, y], 2.0)[0]], 0), V, M),
@@ -65,20 +68,25 @@ CASES = {
     "nn.elu": lambda: value_and_grads(tf.nn.elu, [-2.0, 0.0, 0.5, 6.0, 7.0]),
     "nn.selu": lambda: value_and_grads(tf.nn.selu, [-2.0, 0.0, 0.5, 6.0, 7.0]),
     "nn.silu": lambda: value_and_grads(tf.nn.silu, [-2.0, 0.0, 0.5, 6.0, 7.0]),
-    "nn.gelu-approximate": lambda: value_and_grads(lambda x: tf.nn.gelu(x, approximate=True), [-2.0, 0.0, 0.5, 3.0]),
+    "nn.gelu-approximate": lambda: value_and_grads(lambda x: tf.nn.gelu(x, approximate=True),
+                                                   [-2.0, 0.0, 0.5, 3.0]),
     "nn.log_softmax": lambda: value_and_grads(tf.nn.log_softmax, [-2.0, 0.0, 0.5, 6.0, 7.0]),
     "nn.softmax-axis0": lambda: value_and_grads(lambda x: tf.nn.softmax(x, axis=0), M),
     "nn.softmax_cross_entropy_with_logits": lambda: value_and_grads(
-        lambda labels, logits: tf.nn.softmax_cross_entropy_with_logits(labels=labels, logits=logits), LABELS, LOGITS),
+        lambda labels, logits: tf.nn.softmax_cross_entropy_with_logits(labels=labels, logits=logits),
+        LABELS, LOGITS),
     "nn.sparse_softmax_cross_entropy_with_logits": lambda: value_and_grads(
         lambda x: tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[0, 1], logits=x), LOGITS),
     "nn.sparse_softmax_cross_entropy_with_logits-batch": lambda: value_and_grads(
-        lambda x: tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[[2], [0]], logits=x), [[[2.0, 1.0, 0.1]], [[0.5, 2.5, 0.3]]]),
+        lambda x: tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[[2], [0]], logits=x),
+        [[[2.0, 1.0, 0.1]], [[0.5, 2.5, 0.3]]]),
     "nn.sigmoid_cross_entropy_with_logits": lambda: value_and_grads(
-        lambda z, x: tf.nn.sigmoid_cross_entropy_with_logits(labels=z, logits=x), [0.0, 1.0, 0.5], [-100.0, 2.0, 0.0]),
+        lambda z, x: tf.nn.sigmoid_cross_entropy_with_logits(labels=z, logits=x),
+        [0.0, 1.0, 0.5], [-100.0, 2.0, 0.0]),
     "nn.l2_loss": lambda: value_and_grads(tf.nn.l2_loss, M),
     "nn.moments": lambda: value_and_grads(lambda x: tf.concat(tf.nn.moments(x, axes=[1]), 0), M),
-    "nn.batch_normalization": lambda: value_and_grads(lambda x: tf.nn.batch_normalization(x, 0.5, 2.0, 0.1, 3.0, 1e-3), V),
+    "nn.batch_normalization": lambda: value_and_grads(
+        lambda x: tf.nn.batch_normalization(x, 0.5, 2.0, 0.1, 3.0, 1e-3), V),
     "nn.bias_add": lambda: value_and_grads(tf.nn.bias_add, M, [1.0, 2.0, 3.0]),
     "nn.embedding_lookup": lambda: value_and_grads(lambda p: tf.nn.embedding_lookup(p, [1, 1, 0]), M),
 }
@@ -200,7 +208,8 @@ def test_add_n_of_different_shapes_is_an_invalid_argument():
 
 
 def test_top_k_needs_k_columns():
-    with pytest.raises(tf.errors.InvalidArgumentError, match="input must have at least k columns. Had 2, needed 3"):
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="input must have at least k columns. Had 2, needed 3"):
         tf.math.top_k([1.0, 3.0], k=3)
 
 
@@ -220,7 +229,8 @@ def test_sparse_softmax_cross_entropy_refuses_labels_of_the_wrong_rank_or_dtype(
     with pytest.raises(ValueError, match=r"`labels.shape.rank` must equal `logits.shape.rank - 1`.*"
                                          r"labels.shape=\(1, 2\) of rank 2 and logits.shape=\(2, 3\)"):
         tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[[0, 1]], logits=tf.zeros([2, 3]))
-    with pytest.raises(TypeError, match=r"\(labels\): expected integer class labels.*got a tensor of dtype float32"):
+    with pytest.raises(TypeError,
+                       match=r"\(labels\): expected integer class labels.*got a tensor of dtype float32"):
         tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[0.0, 1.0], logits=tf.zeros([2, 3]))
 
 
@@ -248,8 +258,9 @@ def test_softmax_cross_entropy_of_labels_that_do_not_sum_to_one_has_its_true_gra
 
 
 def test_gelu_exact_form_is_not_supported_here():
-    with pytest.raises(NotImplementedError, match=r"tf\.nn\.gelu\(approximate=False\) is not supported here \(the exact "
-                                                  r"form \(erf\)\); the engine has no rule for erf"):
+    with pytest.raises(NotImplementedError, match=r"tf\.nn\.gelu\(approximate=False\) is not supported "
+                                                  r"here \(the exact form \(erf\)\); the engine has no "
+                                                  r"rule for erf"):
         tf.nn.gelu(tf.constant([1.0]))
 
 
@@ -303,7 +314,8 @@ def test_random_values_have_tensorflow_dtypes_ranges_and_no_gradient():
 
 
 def test_random_refuses_what_tensorflow_refuses():
-    with pytest.raises(ValueError, match=r"tf\.random\.uniform\(maxval\): Must specify maxval for integer dtype int32"):
+    with pytest.raises(ValueError,
+                       match=r"tf\.random\.uniform\(maxval\): Must specify maxval for integer dtype int32"):
         tf.random.uniform([2], dtype=tf.int32)
     with pytest.raises(ValueError, match=r"Argument `dtype` got invalid value bool. Accepted dtypes are "
                                          r"\(float16, float32, float64, int32, int64\)"):
@@ -326,6 +338,7 @@ def test_dropout_keeps_and_scales():
     x = tf.ones([10000])
     y = tf.nn.dropout(x, rate=0.25)
     kept = y.numpy() != 0
-    assert set(np.unique(y.numpy()).tolist()) == {0.0, float(np.float32(1 / 0.75))} and abs(kept.mean() - 0.75) < 0.02
+    assert set(np.unique(y.numpy()).tolist()) == {0.0, float(np.float32(1 / 0.75))}
+    assert abs(kept.mean() - 0.75) < 0.02
     with pytest.raises(ValueError, match=r"rate must be a scalar tensor or a float in the range \[0, 1\)"):
         tf.nn.dropout(x, rate=1.0)

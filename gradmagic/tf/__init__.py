@@ -45,8 +45,9 @@ from .tensors import (UnconnectedGradients, Variable, bool, cast, complex64, com
 TOP_ELEMENTWISE = [k for k in math.ELEMENTWISE if k not in (
     "relu", "softplus", "rsqrt", "softsign", "log_sigmoid", "reciprocal_no_nan", "floordiv",
     "floormod", "mod", "xlogy", "xdivy", "divide_no_nan", "logical_xor")]
+TOP_REDUCTIONS = [k for k in math.REDUCTIONS if k != "reduce_euclidean_norm"]
 globals().update({k: math.ELEMENTWISE[k] for k in TOP_ELEMENTWISE})
-globals().update(math.REDUCTIONS)
+globals().update({k: math.REDUCTIONS[k] for k in TOP_REDUCTIONS})
 reduce_all, reduce_any = math.reduce_all, math.reduce_any
 log = math.log
 
@@ -63,7 +64,7 @@ __all__ = sorted({
     "argmin", "cumsum", "add_n", "reduce_all", "reduce_any", "log", "cond", "while_loop",
     "map_fn", "vectorized_map", "recompute_grad", "grad_pass_through", "gradients",
     "math", "linalg", "nn", "random", "debugging", "autodiff", "errors",
-    *TOP_ELEMENTWISE, *math.REDUCTIONS})
+    *TOP_ELEMENTWISE, *TOP_REDUCTIONS})
 
 
 def __dir__():

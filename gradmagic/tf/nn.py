@@ -17,7 +17,6 @@ from .tensors import as_tensor, check_dtype, missing, not_supported
 
 sigmoid, softplus, relu, tanh, softsign = (ELEMENTWISE[k] for k in (
     "sigmoid", "softplus", "relu", "tanh", "softsign"))
-log_sigmoid = ELEMENTWISE["log_sigmoid"]
 
 SELU_ALPHA = 1.6732632423543772848170429916717
 SELU_SCALE = 1.0507009873554804934193349852946
@@ -181,7 +180,7 @@ NO_RULE = {name: "the engine has no convolution or pooling rule" for name in (
     "avg_pool3d", "pool")}
 
 __all__ = ["sigmoid", "softplus", "relu", "relu6", "leaky_relu", "elu", "selu", "silu", "swish",
-           "gelu", "tanh", "softsign", "log_sigmoid", "softmax", "log_softmax", "bias_add",
+           "gelu", "tanh", "softsign", "softmax", "log_softmax", "bias_add",
            "l2_loss", "l2_normalize", "moments", "batch_normalization", "dropout",
            "embedding_lookup", "softmax_cross_entropy_with_logits",
            "sparse_softmax_cross_entropy_with_logits", "sigmoid_cross_entropy_with_logits"]
