@@ -118,9 +118,9 @@ class Variable(Tensor):
     >>> float(tape.gradient(y, v))
     6.0
 
-    ``v.value`` is the raw array, as for any Tensor; on NumPy it may also be called, as
-    TensorFlow's ``Variable.value()`` is: ``v.value()`` is ``v.read_value()`` (see
-    ``VariableValue``).
+    ``v.value`` is the raw array, as for any Tensor. A Variable made by ``tf.Variable`` holds
+    one that may also be called, as TensorFlow's ``Variable.value()``: ``v.value()`` is
+    ``v.read_value()`` (``VariableValue``; ``assign`` keeps it so).
     """
 
     __slots__ = ("name", "trainable", "serial")
@@ -128,7 +128,7 @@ class Variable(Tensor):
     exist = False  # True once any Variable is made (until then no op can read one)
 
     def __init__(self, value, name: str | None = None, trainable: bool = True, dtype=None):
-        super().__init__(callable_value(self, to_array(value, dtype, "Variable", "value", copy=True)))
+        super().__init__(to_array(value, dtype, "Variable", "value", copy=True))
         self.name = "Variable" if name is None else str(name)
         self.trainable = bool(trainable)
         self.serial = next(Variable._created)  # its place in creation order
@@ -142,8 +142,8 @@ class Variable(Tensor):
             raise GradientValueError(
                 f"Variable({self.name!r}).assign(value): expected shape {self.shape}, "
                 f"got {tuple(new.shape)}")
-        # a copy: assign never aliases
-        self.value = callable_value(self, numpy_names(xp).array(new, dtype=self.dtype))
+        new = numpy_names(xp).array(new, dtype=self.dtype)  # a copy: assign never aliases
+        self.value = callable_value(self, new) if type(self.value) is VariableValue else new
         return self
 
     def assign_add(self, delta):
@@ -158,12 +158,13 @@ class Variable(Tensor):
 
 
 class VariableValue(np.ndarray):
-    """A Variable's raw NumPy array, which TensorFlow code may also call: ``v.value`` is an
-    array in every way (``v.value + 1``, ``v.value.shape``, ``np.exp(v.value)``), and
-    ``v.value()`` is ``v.read_value()``, TensorFlow's ``Variable.value()``: a Tensor of the
-    value now, which the tape follows to ``v``. NumPy's functions and ufuncs on it give plain
-    arrays; a view or copy of it is no Variable's value, and calling one raises. CuPy and
-    array-API values stay their module's arrays (``v.read_value()`` there)."""
+    """The raw NumPy array of a Variable that TensorFlow code may call (``tf.Variable``'s):
+    ``v.value`` is an array in every way (``v.value + 1``, ``v.value.shape``,
+    ``np.exp(v.value)``), and ``v.value()`` is ``v.read_value()``, TensorFlow's
+    ``Variable.value()``: a Tensor of the value now, which the tape follows to ``v``. NumPy's
+    functions and ufuncs on it give plain arrays (at the cost of one Python call each, which
+    is why gradmagic's own Variables hold plain arrays); a view or copy of it is no Variable's
+    value, and calling one raises. CuPy and array-API values stay their module's arrays."""
 
     __slots__ = ("variable",)  # a weak reference to the Variable whose value this is
 

@@ -15,6 +15,7 @@ from .._backend import default_xp, xp_of
 from ..core import creation, ops
 from ..core.tensor import Tensor
 from ..core.tensor import Variable as CoreVariable
+from ..core.tensor import callable_value
 from ..core.tensor import constant as core_constant
 from ..errors import GradientTypeError, GradientValueError, NoGradientError
 
@@ -100,7 +101,8 @@ class Variable(metaclass=VariableType):
     with TensorFlow's parameters in TensorFlow's order; it makes a gradmagic ``Variable``
     (``isinstance(v, tf.Variable)`` holds for every one). ``initial_value`` may be a callable,
     as in TensorFlow. ``v.value`` is the raw array (gradmagic's attribute, on every Tensor)
-    and ``v.value()`` reads the variable (TensorFlow's method): see ``gm.Variable``."""
+    and, on NumPy, ``v.value()`` reads the variable (TensorFlow's method): see
+    ``gradmagic.core.tensor.VariableValue``."""
 
     def __new__(cls, initial_value=None, trainable=None, validate_shape=True, caching_device=None,
                 name=None, variable_def=None, dtype=None, import_scope=None, constraint=None,
@@ -123,6 +125,7 @@ class Variable(metaclass=VariableType):
             initial_value = initial_value()  # a function that makes it (an array is a value)
         v = CoreVariable(initial_value, name=name, trainable=True if trainable is None else trainable,
                          dtype=dtype)
+        v.value = callable_value(v, v.value)  # v.value(): TensorFlow's method
         if not validate_shape or shape is not None:
             wanted = None if shape is None else tuple(shape)
             if wanted is None or None in wanted or wanted != v.shape:
