@@ -344,3 +344,13 @@ def test_gm_tf_is_the_package_and_its_names_are_shared():
     from gradmagic.core.forward import ForwardAccumulator
     assert gm.tf is tf and tf.autodiff.ForwardAccumulator is ForwardAccumulator
     assert tf.math.log is tf.log and tf.linalg.matmul is tf.matmul and tf.nn.softmax is tf.math.softmax
+
+
+def test_convert_to_tensor_takes_a_dtype_or_a_hint_as_tensorflow_does():
+    assert tf.convert_to_tensor(1, dtype=tf.float64).dtype == tf.float64  # TF: float64
+    assert tf.convert_to_tensor([1.0], dtype_hint=tf.float64).dtype == tf.float64  # TF: float64
+    assert tf.convert_to_tensor(1, dtype_hint=tf.float32).dtype == tf.float32  # TF: float32
+    assert tf.convert_to_tensor(1.5, dtype_hint=tf.int32).dtype == tf.float32  # TF: float32 (no fit)
+    with pytest.raises(ValueError, match=r"Tensor conversion requested dtype float64 for Tensor with "
+                                         r"dtype float32; cast it with tf\.cast"):  # TF: the same sentence
+        tf.convert_to_tensor(tf.constant(1.0), dtype=tf.float64)

@@ -70,8 +70,12 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
         raise GradientValueError(
             f"tf.convert_to_tensor(value, dtype={np.dtype(dtype)}): Tensor conversion requested "
             f"dtype {np.dtype(dtype)} for Tensor with dtype {value.dtype}; cast it with tf.cast")
-    if dtype is None and dtype_hint is not None and not hasattr(value, "dtype"):
-        dtype = dtype_hint
+    if dtype is None and dtype_hint is not None:  # the hint where the value converts to it
+        natural = core_constant(value)
+        if np.can_cast(natural.dtype, np.dtype(dtype_hint), "same_kind"):
+            dtype = dtype_hint
+        else:
+            return natural
     return core_constant(value, dtype)
 
 
