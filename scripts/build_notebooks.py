@@ -741,6 +741,29 @@ with tf.GradientTape() as tape:
 tape.gradient(y, x)
 """),
     md("""
+## TensorFlow's other gradient tools
+
+`tf.grad_pass_through` and `tf.recompute_grad` are custom gradients too, so a trace shows each
+call as one row, and `--check` says what it makes of it: a straight-through estimator, the
+forward's rounding with the identity's gradient, is recognised as intended.
+"""),
+    code("""
+%%gradtrace --check
+x = tf.constant([0.4, 1.6])
+with tf.GradientTape() as tape:
+    tape.watch(x)
+    y = tf.reduce_sum(tf.grad_pass_through(tf.round)(x) * [2.0, 3.0])
+tape.gradient(y, x)
+"""),
+    md("""
+A Variable's `value` is its array, as for every gradmagic Tensor; calling it is TensorFlow's
+`Variable.value()`, a read of the variable that the tape follows:
+"""),
+    code("""
+v = tf.Variable(initial_value=[1.0, 2.0])
+v.value, v.value()
+"""),
+    md("""
 What is not mapped raises an `AttributeError` that says so: `gradmagic.tf` covers the common
 eager API, not all of TensorFlow.
 """),

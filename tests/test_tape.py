@@ -7,6 +7,7 @@ test, and where a rule comes from TensorFlow the test says which.
 
 import asyncio
 import contextlib
+import copy
 import enum
 import gc
 import threading
@@ -18,6 +19,7 @@ import numpy as np
 import pytest
 
 import gradmagic as gm
+from gradmagic.core.tensor import callable_value
 from gradmagic.errors import BackendError
 
 
@@ -249,6 +251,54 @@ def test_variable_setitem_raises_type_error():
     v = gm.Variable([1.0, 2.0])
     with pytest.raises(TypeError, match="assign"):
         v[0] = 5.0
+
+
+# a Variable's value: its array, which tf.Variable's Variables may also call (Variable.value())
+def callable_variable(value):
+    v = gm.Variable(value)
+    v.value = callable_value(v, v.value)  # what tf.Variable does
+    return v
+
+
+def test_gradmagic_variables_hold_plain_arrays():
+    v = gm.Variable([1.0, 2.0])
+    v.assign([3.0, 4.0])
+    assert type(v.value) is np.ndarray
+
+
+def test_variable_value_called_reads_the_variable_now_and_the_tape_follows():
+    v = callable_variable([1.0, 2.0])
+    first = v.value()
+    v.assign([5.0, 6.0])  # the new value is callable too
+    with gm.GradientTape() as tape:
+        y = np.sum(v.value() * 3)
+    assert first.tolist() == [1.0, 2.0] and tape.gradient(y, v).tolist() == [3.0, 3.0]
+
+
+def test_variable_value_is_an_array_whose_results_are_plain_arrays():
+    import pickle
+    v = callable_variable([1.0, 2.0])
+    assert isinstance(v.value, np.ndarray) and v.value.dtype == np.float32
+    assert type(v.value * 2) is np.ndarray and type(np.sum(v.value)) is np.float32
+    assert type(np.concatenate([v.value, v.value])) is np.ndarray
+    assert type(pickle.loads(pickle.dumps(v.value))) is np.ndarray
+    assert repr(v.value) == "array([1., 2.], dtype=float32)" and str(v.value) == "[1. 2.]"
+    with gm.GradientTape() as tape:
+        y = np.sum(np.exp(v))
+    assert type(y.value) is np.float32 and type(tape.gradient(y, v).value) is np.ndarray
+
+
+@pytest.mark.parametrize("made", [lambda a: a[:1], lambda a: a.copy(), lambda a: copy.deepcopy(a),
+                                  lambda a: a.astype(np.float64)], ids=["view", "copy", "deepcopy", "astype"])
+def test_calling_a_copy_of_a_variable_value_raises_instead_of_reading_a_variable(made):
+    other = made(callable_variable([1.0, 2.0]).value)
+    with pytest.raises(TypeError, match="this array is not a Variable's value"):
+        other()
+
+
+def test_a_variable_of_another_array_module_keeps_its_plain_array():
+    v = callable_variable(xs.asarray([1.0, 2.0]))
+    assert type(v.value) is type(xs.asarray([1.0])) and not callable(v.value)
 
 
 # =====================================================================================

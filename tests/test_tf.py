@@ -244,3 +244,113 @@ def test_re_entering_a_tape_and_watching_an_array_are_value_errors_as_in_tensorf
     with tf.GradientTape() as tape:
         with pytest.raises(ValueError, match=r"GradientTape.watch\(tensor\)"):  # TF: ValueError
             tape.watch(np.ones(2))
+
+
+def test_messages_that_mirror_tensorflow_s_start_with_its_capital():
+    x = tf.constant(1.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = x * x
+    tape.gradient(y, x)
+    with pytest.raises(RuntimeError, match=r"GradientTape\.gradient: A non-persistent GradientTape can only be "
+                                           r"used to compute one set of gradients \(or jacobians\)"):  # TF's words
+        tape.gradient(y, x)
+    tape = tf.GradientTape()
+    with tape:
+        with pytest.raises(ValueError, match=r"GradientTape\.__enter__: Tape is still recording"):
+            tape.__enter__()
+    with tf.GradientTape() as tape:
+        with pytest.warns(UserWarning, match=r"GradientTape\.watch: The dtype of the watched tensor must be "
+                                             r"floating \(e\.g\. float32\), got int32"):
+            tape.watch(tf.constant(1))
+
+
+# -- the tape where gradmagic and TensorFlow 2.21 differ on purpose (README: Semantics) -------------
+def test_batch_jacobian_of_an_unconnected_target_is_none_or_zeros_when_asked():
+    # TensorFlow 2.21 gives zeros of shape (2, 2, 2) with either setting, which hides a cut chain
+    x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y = tf.stop_gradient(x) * 2
+    assert tape.batch_jacobian(y, x) is None
+    z = tape.batch_jacobian(y, x, unconnected_gradients=tf.UnconnectedGradients.ZERO)
+    assert z.shape == (2, 2, 2) and z.dtype == tf.float32 and not z.numpy().any()
+
+
+def test_batch_jacobian_of_rank_one_targets_and_sources_is_one_value_per_example():
+    # TensorFlow 2.21 refuses both: "Shape (3,) must have rank at least 2"
+    x = tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    s = tf.constant([1.0, 2.0, 3.0])
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch([x, s])
+        y = tf.reduce_sum(x * x, axis=1)  # shape (3,), example i from row i of x
+        z = tf.stack([s, s * s], axis=1)  # shape (3, 2), example i from s[i]
+    assert tape.batch_jacobian(y, x).numpy().tolist() == [[2.0, 4.0], [6.0, 8.0], [10.0, 12.0]]
+    assert tape.batch_jacobian(z, s).numpy().tolist() == [[1.0, 2.0], [1.0, 4.0], [1.0, 6.0]]
+    with pytest.raises(ValueError, match=r"need the same first \(batch\) dimension, got shapes \(\) and \(3,\)"):
+        tape.batch_jacobian(tf.reduce_sum(s), s)
+
+
+@pytest.mark.parametrize("method, options", [
+    ("jacobian", {"experimental_use_pfor": False}),
+    ("jacobian", {"parallel_iterations": 2}),
+    ("batch_jacobian", {"experimental_use_pfor": False, "parallel_iterations": 1}),
+], ids=["jacobian-no-pfor", "jacobian-parallel_iterations", "batch_jacobian-no-pfor"])
+def test_a_non_persistent_tape_gives_jacobians_whatever_the_vectorization_options(method, options):
+    # TensorFlow 2.21 on a non-persistent tape: experimental_use_pfor=False raises "GradientTape must be
+    # created with persistent=True ..."; parallel_iterations=2 here raises "Encountered an exception
+    # while vectorizing the jacobian computation" (a persistent tape, or parallel_iterations=4, does
+    # not). gradmagic has no vectorization to choose: one backward pass per row, on any tape.
+    x = tf.constant([[1.0], [2.0]])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = x * x
+    j = getattr(tape, method)(y, x, **options)
+    want = [[[[2.0], [0.0]]], [[[0.0], [4.0]]]] if method == "jacobian" else [[[2.0]], [[4.0]]]
+    assert j.numpy().tolist() == want  # TF: the same numbers with its default options
+    with pytest.raises(RuntimeError, match="A non-persistent GradientTape can only be used"):
+        tape.gradient(y, x)
+
+
+# -- the package: every name it had, by family, the namespaces as modules ---------------------------
+NAMES = ["GradientTape", "Tensor", "UnconnectedGradients", "Variable", "abs", "acos", "acosh", "add",
+         "asin", "asinh", "atan", "atan2", "atanh", "autodiff", "bool", "cast", "ceil", "clip_by_norm",
+         "clip_by_value", "complex128", "complex64", "concat", "constant", "convert_to_tensor", "cos",
+         "cosh", "custom_gradient", "debugging", "divide", "equal", "executing_eagerly", "exp",
+         "expand_dims", "expm1", "fill", "float16", "float32", "float64", "floor", "function",
+         "gradients", "greater", "greater_equal", "identity", "int16", "int32", "int64", "int8",
+         "is_finite", "is_inf", "is_nan", "is_tensor", "less", "less_equal", "log", "log1p",
+         "logical_and", "logical_not", "logical_or", "math", "matmul", "maximum", "minimum", "multiply",
+         "negative", "newaxis", "nn", "not_equal", "ones", "ones_like", "pow", "print", "range", "rank",
+         "reciprocal", "reduce_logsumexp", "reduce_max", "reduce_mean", "reduce_min", "reduce_prod",
+         "reduce_std", "reduce_sum", "reduce_variance", "reshape", "round", "shape", "sigmoid", "sign",
+         "sin", "sinh", "size", "sqrt", "square", "squared_difference", "squeeze", "stack",
+         "stop_gradient", "subtract", "tan", "tanh", "transpose", "truediv", "uint8", "where", "zeros",
+         "zeros_like"]  # gradmagic.tf's names when it was one module
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_name_the_module_had_is_still_there(name):
+    assert name in tf.__all__ and hasattr(tf, name)
+
+
+@pytest.mark.parametrize("name", ["math", "linalg", "nn", "random", "debugging", "autodiff", "errors"])
+def test_each_namespace_is_a_module_of_the_package(name):
+    import importlib
+    assert importlib.import_module(f"gradmagic.tf.{name}") is getattr(tf, name) and name in tf.__all__
+
+
+def test_gm_tf_is_the_package_and_its_names_are_shared():
+    from gradmagic.core.forward import ForwardAccumulator
+    assert gm.tf is tf and tf.autodiff.ForwardAccumulator is ForwardAccumulator
+    assert tf.math.log is tf.log and tf.linalg.matmul is tf.matmul and tf.nn.softmax is tf.math.softmax
+
+
+def test_convert_to_tensor_takes_a_dtype_or_a_hint_as_tensorflow_does():
+    assert tf.convert_to_tensor(1, dtype=tf.float64).dtype == tf.float64  # TF: float64
+    assert tf.convert_to_tensor([1.0], dtype_hint=tf.float64).dtype == tf.float64  # TF: float64
+    assert tf.convert_to_tensor(1, dtype_hint=tf.float32).dtype == tf.float32  # TF: float32
+    assert tf.convert_to_tensor(1.5, dtype_hint=tf.int32).dtype == tf.float32  # TF: float32 (no fit)
+    with pytest.raises(ValueError, match=r"Tensor conversion requested dtype float64 for Tensor with "
+                                         r"dtype float32; cast it with tf\.cast"):  # TF: the same sentence
+        tf.convert_to_tensor(tf.constant(1.0), dtype=tf.float64)

@@ -73,8 +73,9 @@ class GradientTape:
     # -- recording --------------------------------------------------------------
     def __enter__(self):
         if self in TAPES.get():
-            raise TapeReentryError("GradientTape.__enter__: this tape is already recording; a tape "
-                            "cannot be re-entered (use one `with tape:` block, or a new tape)")
+            raise TapeReentryError("GradientTape.__enter__: Tape is still recording: this tape is "
+                                   "already recording, and a tape cannot be re-entered (use one "
+                                   "`with tape:` block, or a new tape)")
         push(self)
         return self
 
@@ -138,7 +139,7 @@ class GradientTape:
             raise WatchTypeError(str(e)) from None
         for t in leaves:
             if kind(t.dtype) not in "fc":
-                warnings.warn(f"GradientTape.watch: the dtype of the watched tensor must be "
+                warnings.warn(f"GradientTape.watch: The dtype of the watched tensor must be "
                               f"floating (e.g. float32), got {t.dtype}; its gradient will be None",
                               stacklevel=2)
             self._watch_one(t)
@@ -172,7 +173,7 @@ class GradientTape:
                       "what the tape saved: run the forward code again on a new tape)"
                       if self._used == "failed" else "")
             raise TapeError(
-                f"GradientTape.{fn}: a non-persistent GradientTape can only be used to compute "
+                f"GradientTape.{fn}: A non-persistent GradientTape can only be used to compute "
                 f"one set of gradients (or jacobians), and this one has been used{failed}. Ask for "
                 "every gradient in one call (tape.gradient(y, [x1, x2])), or create the tape with "
                 "GradientTape(persistent=True)")
@@ -373,7 +374,7 @@ def _finish(g, source, how, fn, shape=None):
     if g is not None and g.dtype == source.dtype and kind(g.dtype) in "fc":  # the common case
         return g if isinstance(g, Tensor) else Tensor(g)
     if kind(source.dtype) not in "fc":
-        warnings.warn(f"{fn}: the dtype of the watched tensor must be floating (e.g. float32), "
+        warnings.warn(f"{fn}: The dtype of the watched tensor must be floating (e.g. float32), "
                       f"got {source.dtype}; its gradient is None", stacklevel=3)
         return None
     if g is None:

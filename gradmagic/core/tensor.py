@@ -9,6 +9,7 @@ this module imports no op.
 from __future__ import annotations
 
 import itertools
+import weakref
 
 import numpy as np
 
@@ -116,6 +117,10 @@ class Variable(Tensor):
     ...     y = v * v
     >>> float(tape.gradient(y, v))
     6.0
+
+    ``v.value`` is the raw array, as for any Tensor. A Variable made by ``tf.Variable`` holds
+    one that may also be called, as TensorFlow's ``Variable.value()``: ``v.value()`` is
+    ``v.read_value()`` (``VariableValue``; ``assign`` keeps it so).
     """
 
     __slots__ = ("name", "trainable", "serial")
@@ -137,7 +142,8 @@ class Variable(Tensor):
             raise GradientValueError(
                 f"Variable({self.name!r}).assign(value): expected shape {self.shape}, "
                 f"got {tuple(new.shape)}")
-        self.value = numpy_names(xp).array(new, dtype=self.dtype)  # a copy: assign never aliases
+        new = numpy_names(xp).array(new, dtype=self.dtype)  # a copy: assign never aliases
+        self.value = callable_value(self, new) if type(self.value) is VariableValue else new
         return self
 
     def assign_add(self, delta):
@@ -149,6 +155,60 @@ class Variable(Tensor):
     def __repr__(self):
         return (f"<gm.Variable '{self.name}' shape={self.shape} dtype={self.dtype}, "
                 f"numpy={_numpy_repr(self)}>")
+
+
+class VariableValue(np.ndarray):
+    """The raw NumPy array of a Variable that TensorFlow code may call (``tf.Variable``'s):
+    ``v.value`` is an array in every way (``v.value + 1``, ``v.value.shape``,
+    ``np.exp(v.value)``), and ``v.value()`` is ``v.read_value()``, TensorFlow's
+    ``Variable.value()``: a Tensor of the value now, which the tape follows to ``v``. NumPy's
+    functions and ufuncs on it give plain arrays (at the cost of one Python call each, which
+    is why gradmagic's own Variables hold plain arrays); a view or copy of it is no Variable's
+    value, and calling one raises. CuPy and array-API values stay their module's arrays."""
+
+    __slots__ = ("variable",)  # a weak reference to the Variable whose value this is
+
+    def __call__(self):
+        ref = getattr(self, "variable", None)
+        variable = ref() if ref is not None else None
+        if variable is None:
+            raise GradientTypeError(
+                "Variable.value(): this array is not a Variable's value (it is a view, a copy or "
+                "a result computed from one), so there is no Variable to read; call value() on "
+                "the Variable itself (v.value()), or use the array as it is")
+        return variable.read_value()
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        if "out" in kwargs:
+            kwargs["out"] = tuple(_plain(o) for o in kwargs["out"])
+        return getattr(ufunc, method)(*[_plain(a) for a in inputs], **kwargs)
+
+    def __array_function__(self, func, types, args, kwargs):
+        return func(*_plain(args), **{k: _plain(v) for k, v in kwargs.items()})
+
+    def __repr__(self):
+        return repr(self.view(np.ndarray))
+
+    def __reduce__(self):  # pickled as the plain array it holds
+        return self.view(np.ndarray).__reduce__()
+
+
+def _plain(a):
+    """``a`` with every VariableValue in it (in lists and tuples too) seen as a plain array."""
+    if isinstance(a, VariableValue):
+        return a.view(np.ndarray)
+    if type(a) in (list, tuple):
+        return type(a)(_plain(b) for b in a)
+    return a
+
+
+def callable_value(variable, array):
+    """``array`` as ``variable``'s value: a VariableValue on NumPy, else the array itself."""
+    if type(array) is not np.ndarray:
+        return array
+    value = array.view(VariableValue)
+    value.variable = weakref.ref(variable)
+    return value
 
 
 def _numpy_repr(t):

@@ -1,0 +1,75 @@
+"""A TensorFlow-shaped namespace over gradmagic: ``import gradmagic.tf as tf``.
+
+The code of TensorFlow's ``tf.custom_gradient`` pages and autodiff guides runs unchanged on
+it and prints what those pages show. It is a thin map onto gradmagic's engine, not a second
+engine: every function converts its inputs with ``constant`` and calls the same ops. It
+covers the common eager API: tensors and ``Variable``, ``GradientTape``,
+``custom_gradient``, ``recompute_grad``, ``grad_pass_through``, ``tf.math``, ``tf.linalg``,
+``tf.nn``, ``tf.random``, shapes and indexing, ``cond`` and ``while_loop`` (Python control
+flow, eager); a name it does not map raises ``AttributeError`` naming it.
+
+The modules, by family: ``tensors`` (making and converting), ``math``, ``arrays`` (shapes,
+indexing, clipping), ``linalg``, ``nn``, ``random``, ``control`` (control flow and gradient
+tools), ``debugging``, ``autodiff`` and ``errors``.
+
+>>> import gradmagic.tf as tf
+>>> x = tf.constant(2.0)
+>>> with tf.GradientTape() as tape:
+...     tape.watch(x)
+...     y = tf.math.log(1 + tf.exp(x))
+>>> f"{float(tape.gradient(y, x)):.4f}"
+'0.8808'
+"""
+
+from ..core.custom import custom_gradient
+from ..core.ops import stop_gradient
+from ..core.tape import GradientTape
+from ..core.tensor import Tensor
+from . import autodiff, debugging, errors, linalg, math, nn, random
+from .arrays import (argsort, boolean_mask, broadcast_to, clip_by_global_norm, clip_by_norm,
+                     clip_by_value, concat, expand_dims, gather, gather_nd, one_hot, pad, repeat,
+                     reshape, reverse, roll, slice, sort, split, squeeze, stack, tile, transpose,
+                     unstack, where)
+from .control import (cond, grad_pass_through, gradients, map_fn, recompute_grad,
+                      vectorized_map, while_loop)
+from .linalg import einsum, matmul, norm, tensordot
+from .math import add_n, argmax, argmin, cumsum
+from .tensors import (UnconnectedGradients, Variable, bool, cast, complex64, complex128,
+                      constant, convert_to_tensor, executing_eagerly, eye, fill, float16,
+                      float32, float64, function, identity, int8, int16, int32, int64,
+                      is_tensor, linspace, missing, newaxis, ones, ones_like, print, range,
+                      rank, shape, size, uint8, zeros, zeros_like)
+
+# the elementwise functions TensorFlow also has at the top (tf.exp, tf.sigmoid ...), the
+# reductions (tf.reduce_sum ...), and tf.log, as the oldest documents write it
+TOP_ELEMENTWISE = [k for k in math.ELEMENTWISE if k not in (
+    "relu", "softplus", "rsqrt", "softsign", "log_sigmoid", "reciprocal_no_nan", "floordiv",
+    "floormod", "mod", "xlogy", "xdivy", "divide_no_nan", "logical_xor")]
+TOP_REDUCTIONS = [k for k in math.REDUCTIONS if k != "reduce_euclidean_norm"]
+globals().update({k: math.ELEMENTWISE[k] for k in TOP_ELEMENTWISE})
+globals().update({k: math.REDUCTIONS[k] for k in TOP_REDUCTIONS})
+reduce_all, reduce_any = math.reduce_all, math.reduce_any
+log = math.log
+
+__all__ = sorted({
+    "Tensor", "Variable", "GradientTape", "custom_gradient", "stop_gradient",
+    "UnconnectedGradients", "constant", "convert_to_tensor", "cast", "identity", "is_tensor",
+    "zeros", "ones", "fill", "zeros_like", "ones_like", "range", "linspace", "eye", "shape",
+    "rank", "size", "executing_eagerly", "function", "print", "newaxis", "bool", "float16",
+    "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "complex64", "complex128",
+    "reshape", "transpose", "concat", "stack", "unstack", "expand_dims", "squeeze",
+    "broadcast_to", "where", "clip_by_value", "clip_by_norm", "clip_by_global_norm", "gather",
+    "gather_nd", "boolean_mask", "slice", "one_hot", "split", "repeat", "tile", "pad",
+    "reverse", "roll", "sort", "argsort", "matmul", "norm", "einsum", "tensordot", "argmax",
+    "argmin", "cumsum", "add_n", "reduce_all", "reduce_any", "log", "cond", "while_loop",
+    "map_fn", "vectorized_map", "recompute_grad", "grad_pass_through", "gradients",
+    "math", "linalg", "nn", "random", "debugging", "autodiff", "errors",
+    *TOP_ELEMENTWISE, *TOP_REDUCTIONS})
+
+
+def __dir__():
+    return __all__
+
+
+def __getattr__(name):
+    raise AttributeError(missing(f"tf.{name}"))

@@ -1,0 +1,158 @@
+"""TensorFlow's control flow and gradient tools, in eager mode: ``tf.cond`` is a Python
+``if``, ``tf.while_loop`` and ``tf.map_fn`` are Python loops (the tape records what they
+run), and ``tf.recompute_grad`` and ``tf.grad_pass_through`` are custom gradients, so a
+trace shows each call as one row.
+"""
+
+import functools
+
+from ..core.context import TAPES
+from ..core.custom import custom_gradient
+from ..core.nest import flatten
+from ..core.ops import identity, stack
+from ..core.tape import GradientTape
+from ..core.tensor import Tensor
+from ..errors import GradientTypeError, GradientValueError
+from .arrays import unstack
+from .tensors import as_tensor, convert_to_tensor
+
+
+def callable_or_fail(fn, arg, f):
+    if not callable(f):
+        raise GradientTypeError(f"{fn}({arg}): '{arg}' must be callable, got {type(f).__name__} {f!r:.40}")
+
+
+def cond(pred, true_fn=None, false_fn=None, name=None):
+    """``tf.cond``: ``true_fn()`` if ``pred`` is true, else ``false_fn()`` (eager: only that
+    branch runs, and its result is returned as it is)."""
+    callable_or_fail("tf.cond", "true_fn", true_fn)
+    callable_or_fail("tf.cond", "false_fn", false_fn)
+    p = as_tensor(pred)
+    if p.size != 1:
+        raise GradientValueError(f"tf.cond(pred): expected a scalar predicate, got shape {p.shape} "
+                                 "(the truth value of more than one element is ambiguous)")
+    return true_fn() if bool(p.numpy().reshape(())) else false_fn()
+
+
+def structure(value):
+    """A nest's structure: its leaves replaced by None (for comparing two nests)."""
+    leaves, _, rebuild = flatten(value)
+    return repr(rebuild([None] * len(leaves)))
+
+
+def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10,
+               back_prop=True, swap_memory=False, maximum_iterations=None, name=None):
+    """``tf.while_loop``: while ``cond(*loop_vars)``, ``loop_vars = body(*loop_vars)``, at most
+    ``maximum_iterations`` times; ``body`` returns the same structure as ``loop_vars``. The
+    result has ``body``'s structure, each leaf a Tensor. Gradients flow through every
+    iteration, as the tape records them."""
+    callable_or_fail("tf.while_loop", "cond", cond)
+    callable_or_fail("tf.while_loop", "body", body)
+    if not loop_vars:
+        raise GradientValueError("tf.while_loop(loop_vars): 'loop_vars' must be provided.")
+    if not isinstance(loop_vars, (list, tuple)):
+        raise GradientTypeError(f"tf.while_loop(loop_vars): expected a list or tuple of loop "
+                                f"variables, got {type(loop_vars).__name__}")
+    if int(parallel_iterations) < 1:
+        raise GradientTypeError("tf.while_loop(parallel_iterations): 'parallel_iterations' must be "
+                                "a positive integer.")
+    limit = None if maximum_iterations is None else int(as_tensor(maximum_iterations).numpy())
+    shape = structure(list(loop_vars))
+    done = 0
+    while (limit is None or done < limit) and bool(as_tensor(cond(*loop_vars)).numpy()):
+        new = body(*loop_vars)
+        if not isinstance(new, (list, tuple)) or structure(list(new)) != shape:
+            raise GradientValueError(
+                f"tf.while_loop(body): The two structures don't have the same nested structure: "
+                f"body must return the structure of loop_vars, {shape}, got {new!r:.80}")
+        loop_vars = new
+        done += 1
+    leaves, _, rebuild = flatten(loop_vars)
+    return rebuild([convert_to_tensor(v) for v in leaves])
+
+
+def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap_memory=False,
+           infer_shape=True, name=None, fn_output_signature=None):
+    """``tf.map_fn``: ``fn`` on each slice of ``elems`` along its first axis (a nest of
+    tensors: of each), the results stacked; a Python loop here."""
+    callable_or_fail("tf.map_fn", "fn", fn)
+    leaves, _, rebuild = flatten(elems)
+    slices = [unstack(as_tensor(t)) for t in leaves]
+    n = {len(s) for s in slices}
+    if len(n) != 1:
+        raise GradientValueError(f"tf.map_fn(elems): the tensors of elems must have the same first "
+                                 f"dimension, got {sorted(n)}")
+    results = [fn(rebuild(list(parts))) for parts in zip(*slices)]
+    if not results:
+        raise GradientValueError("tf.map_fn(elems): elems has no element to map over (first dimension 0)")
+    outs, _, rebuild_out = flatten(results[0])
+    columns = [stack([as_tensor(flatten(r)[0][k]) for r in results]) for k in range(len(outs))]
+    return rebuild_out(columns)
+
+
+def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
+    """``tf.vectorized_map``: as ``tf.map_fn`` (gradmagic runs it as a loop)."""
+    return map_fn(fn, elems)
+
+
+class recording_paused:
+    """Tapes record nothing; listeners (a trace, ``custom_gradient``'s variable watcher) still
+    hear: what ``tf.recompute_grad`` runs its function under the first time."""
+
+    def __enter__(self):
+        self.token = TAPES.set(tuple(t for t in TAPES.get() if not t.records))
+
+    def __exit__(self, *exc):
+        TAPES.reset(self.token)
+        return False
+
+
+def recompute_grad(f):
+    """``tf.recompute_grad(f)``: ``f`` with the same gradient, computed by running ``f`` again
+    in the backward pass: the first run is not recorded, so what it computes in between is
+    not kept. One custom-gradient call (a row of its own in a trace); variables ``f`` reads
+    get gradients too; keyword arguments are passed on and get none, as in TensorFlow."""
+    callable_or_fail("tf.recompute_grad", "f", f)
+
+    def inner(*args, **kwargs):
+        with recording_paused():
+            result = f(*args, **kwargs)
+
+        def grad_fn(*upstream, variables=None):
+            leaves, _, rebuild = flatten(list(args))
+            again = [identity(a) if isinstance(a, Tensor) else a for a in leaves]
+            wanted = [isinstance(a, Tensor) and a.dtype.kind in "fc" for a in again]  # floats
+            sources = [a for a, w in zip(again, wanted) if w] + list(variables or ())
+            with GradientTape() as tape:
+                tape.watch(sources)
+                outs = flatten(f(*rebuild(again), **kwargs))[0]
+            grads = tape.gradient([as_tensor(o) for o in outs], sources,
+                                  output_gradients=list(upstream), unconnected_gradients="zero")
+            per_input = iter(grads)
+            grad_xs = [next(per_input) if w else None for w in wanted]
+            return (grad_xs, list(per_input)) if variables else grad_xs
+        return result, grad_fn
+    functools.update_wrapper(inner, f)
+    return custom_gradient(inner)
+
+
+def grad_pass_through(f):
+    """``tf.grad_pass_through(f)``: ``f`` in the forward pass, the identity in the backward
+    one (each input gets the upstream gradient of the output in its place: a straight-through
+    estimator). Variables ``f`` reads get no gradient. Unlike TensorFlow, an output whose
+    shape differs from its input's is an error, not a gradient of the wrong shape."""
+    callable_or_fail("tf.grad_pass_through", "f", f)
+
+    def inner(*args, **kwargs):
+        def grad_fn(*upstream, variables=None):
+            passed = list(upstream)
+            return (passed, [None] * len(variables)) if variables else passed
+        return f(*args, **kwargs), grad_fn
+    functools.update_wrapper(inner, f)
+    return custom_gradient(inner)
+
+
+def gradients(ys, xs, grad_ys=None, name=None, **kwargs):
+    """``tf.gradients`` does not work in eager mode; gradmagic is always eager."""
+    raise RuntimeError("tf.gradients is not supported when eager execution is enabled. "
+                       "Use tf.GradientTape instead.")

@@ -1,0 +1,16 @@
+"""``tf.errors``: the exception classes TensorFlow code catches, in gradmagic's error family
+(each is also a ``ValueError``, as gradmagic's value errors are)."""
+
+from ..errors import GradientValueError
+
+
+class OpError(GradientValueError):
+    """``tf.errors.OpError``: an operation refused its inputs."""
+
+
+class InvalidArgumentError(OpError):
+    """``tf.errors.InvalidArgumentError``: an index out of range, a split that does not
+    divide, multiples of the wrong length ... as TensorFlow raises them."""
+
+
+__all__ = ["OpError", "InvalidArgumentError"]

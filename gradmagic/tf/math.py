@@ -1,0 +1,273 @@
+"""``tf.math``: elementwise functions, reductions, ``argmax``/``argmin``, ``cumsum``,
+``top_k`` ..., each one call of the engine's ops (or a short composition of them), with
+TensorFlow's parameters, defaults and gradient conventions where they differ from NumPy's
+(``argmax`` along axis 0 by default, ``xlogy`` with a gradient 0 where ``x`` is 0).
+"""
+
+import collections
+
+from .._backend import xp_of
+from ..core import ops, statistics
+from ..core.tensor import Tensor
+from ..errors import GradientValueError
+from .errors import InvalidArgumentError
+from .tensors import as_tensor, axis_of, int64, missing
+
+
+def unary(fn, tf_name):
+    """``tf.math.<tf_name>(x, name=None)`` on the engine's ``fn``."""
+    def f(x, name=None):
+        return fn(as_tensor(x))
+    f.__name__ = f.__qualname__ = tf_name
+    f.__doc__ = f"``tf.math.{tf_name}``: elementwise, on gradmagic's ``{fn.__name__}``."
+    return f
+
+
+def binary(fn, tf_name):
+    """``tf.math.<tf_name>(x, y, name=None)`` on the engine's ``fn``."""
+    def f(x, y, name=None):
+        return fn(as_tensor(x), as_tensor(y))
+    f.__name__ = f.__qualname__ = tf_name
+    f.__doc__ = f"``tf.math.{tf_name}``: elementwise, on gradmagic's ``{fn.__name__}``."
+    return f
+
+
+def relu_of(x):
+    return ops.where(x > 0, x, 0)  # gradient 0 at 0, as TensorFlow's relu
+
+
+def rsqrt_of(x):
+    return ops.reciprocal(ops.sqrt(x))
+
+
+def softsign_of(x):
+    return x / (1 + ops.absolute(x))
+
+
+def log_sigmoid_of(x):
+    return -ops.softplus(-x)
+
+
+def xlogy_of(x, y):
+    """``x * log(y)``, 0 where ``x`` is 0, with TensorFlow's gradient (0 there, for both)."""
+    zero = x == 0
+    return ops.where(zero, 0, x * ops.log(ops.where(zero, 1, y)))
+
+
+def xdivy_of(x, y):
+    zero = x == 0
+    return ops.where(zero, 0, x / ops.where(zero, 1, y))
+
+
+def divide_no_nan_of(x, y):
+    """``x / y``, 0 where ``y`` is 0, with gradients 0 there."""
+    zero = y == 0
+    return ops.where(zero, 0, x / ops.where(zero, 1, y))
+
+
+def reciprocal_no_nan_of(x):
+    return divide_no_nan_of(ops.ones_like(x), x)
+
+
+def squared_difference_of(x, y):
+    return ops.square(ops.subtract(x, y))
+
+
+UNARY = {
+    "exp": ops.exp, "log": ops.log, "log1p": ops.log1p, "expm1": ops.expm1, "sqrt": ops.sqrt,
+    "square": ops.square, "abs": ops.absolute, "negative": ops.negative, "sign": ops.sign,
+    "reciprocal": ops.reciprocal, "sin": ops.sin, "cos": ops.cos, "tan": ops.tan,
+    "asin": ops.arcsin, "acos": ops.arccos, "atan": ops.arctan, "sinh": ops.sinh,
+    "cosh": ops.cosh, "tanh": ops.tanh, "asinh": ops.arcsinh, "acosh": ops.arccosh,
+    "atanh": ops.arctanh, "sigmoid": ops.sigmoid, "softplus": ops.softplus,
+    "is_nan": ops.isnan, "is_inf": ops.isinf, "is_finite": ops.isfinite, "floor": ops.floor,
+    "ceil": ops.ceil, "round": ops.rint, "logical_not": ops.logical_not, "relu": relu_of,
+    "rsqrt": rsqrt_of, "softsign": softsign_of, "log_sigmoid": log_sigmoid_of,
+    "reciprocal_no_nan": reciprocal_no_nan_of,
+}
+BINARY = {
+    "add": ops.add, "subtract": ops.subtract, "multiply": ops.multiply, "divide": ops.divide,
+    "truediv": ops.divide, "pow": ops.power, "maximum": ops.maximum, "minimum": ops.minimum,
+    "atan2": ops.arctan2, "equal": ops.equal, "not_equal": ops.not_equal, "less": ops.less,
+    "less_equal": ops.less_equal, "greater": ops.greater, "greater_equal": ops.greater_equal,
+    "logical_and": ops.logical_and, "logical_or": ops.logical_or,
+    "logical_xor": ops.logical_xor, "squared_difference": squared_difference_of,
+    "floordiv": ops.floor_divide, "floormod": ops.remainder, "mod": ops.remainder,
+    "xlogy": xlogy_of, "xdivy": xdivy_of, "divide_no_nan": divide_no_nan_of,
+}
+ELEMENTWISE = {**{k: unary(f, k) for k, f in UNARY.items()},
+               **{k: binary(f, k) for k, f in BINARY.items()}}
+globals().update(ELEMENTWISE)
+
+
+def scalar_mul(scalar, x, name=None):
+    return ops.multiply(as_tensor(scalar), as_tensor(x))
+
+
+# -- reductions ------------------------------------------------------------------------------
+def reduction(fn, tf_name):
+    """``tf.math.<tf_name>(input_tensor, axis=None, keepdims=False)`` on the engine's ``fn``."""
+    def f(input_tensor, axis=None, keepdims=False, name=None):
+        return fn(as_tensor(input_tensor), axis=axis, keepdims=bool(keepdims))
+    f.__name__ = f.__qualname__ = tf_name
+    f.__doc__ = f"``tf.{tf_name}(input_tensor, axis=None, keepdims=False)``, on gradmagic's ``{fn.__name__}``."
+    return f
+
+
+def integer_mean(x, axis=None, keepdims=False):
+    """``np.mean``, except that integers give integers, truncated, as TensorFlow's do."""
+    if x.dtype.kind not in "iub":
+        return ops.mean(x, axis=axis, keepdims=keepdims)
+    return ops.astype(ops.trunc(ops.mean(x, axis=axis, keepdims=keepdims)), x.dtype)
+
+
+def euclidean_norm(x, axis=None, keepdims=False):
+    return ops.sqrt(ops.sum(x * x, axis=axis, keepdims=keepdims))
+
+
+REDUCTIONS = {"reduce_sum": ops.sum, "reduce_mean": integer_mean, "reduce_max": ops.max,
+              "reduce_min": ops.min, "reduce_prod": ops.prod, "reduce_logsumexp": ops.logsumexp,
+              "reduce_variance": ops.var, "reduce_std": ops.std,
+              "reduce_euclidean_norm": euclidean_norm}
+REDUCTIONS = {k: reduction(f, k) for k, f in REDUCTIONS.items()}
+globals().update(REDUCTIONS)
+
+
+def reduce_all(input_tensor, axis=None, keepdims=False, name=None):
+    """``tf.reduce_all``: whether every element (along ``axis``) is true; no gradient."""
+    x = as_tensor(input_tensor)
+    return Tensor(xp_of(x.value).all(x.value, axis=norm_axes(axis), keepdims=bool(keepdims)))
+
+
+def reduce_any(input_tensor, axis=None, keepdims=False, name=None):
+    """``tf.reduce_any``: whether some element (along ``axis``) is true; no gradient."""
+    x = as_tensor(input_tensor)
+    return Tensor(xp_of(x.value).any(x.value, axis=norm_axes(axis), keepdims=bool(keepdims)))
+
+
+def count_nonzero(input, axis=None, keepdims=None, dtype=int64, name=None):  # noqa: A002
+    x = as_tensor(input)
+    xp = xp_of(x.value)
+    n = xp.sum(x.value != 0, axis=norm_axes(axis), keepdims=bool(keepdims))
+    return Tensor(xp.asarray(n, dtype=dtype))
+
+
+def norm_axes(axis):
+    if isinstance(axis, Tensor):
+        axis = axis.numpy().tolist()
+    return tuple(int(a) for a in axis) if isinstance(axis, (list, tuple)) else axis
+
+
+# -- indices of extremes, running sums, top k -------------------------------------------------
+def argmax(input, axis=None, output_type=int64, name=None):  # noqa: A002
+    """``tf.math.argmax``: the index of the largest value along ``axis`` (0 when None, as in
+    TensorFlow; the first of ties), as ``output_type`` (int64); no gradient."""
+    return arg_extreme(input, axis, output_type, "argmax")
+
+
+def argmin(input, axis=None, output_type=int64, name=None):  # noqa: A002
+    """``tf.math.argmin``: the index of the smallest value along ``axis`` (0 when None)."""
+    return arg_extreme(input, axis, output_type, "argmin")
+
+
+def arg_extreme(input, axis, output_type, fn):  # noqa: A002
+    x = as_tensor(input)
+    a = axis_of(0 if axis is None else axis, x.ndim, f"tf.math.{fn}")
+    if x.ndim == 0:
+        raise GradientValueError(f"tf.math.{fn}(input): expected a tensor of rank 1 or more, got a scalar")
+    xp = xp_of(x.value)
+    return Tensor(xp.asarray(getattr(xp, fn)(x.value, axis=a), dtype=output_type))
+
+
+def running(fn, identity, x, axis, exclusive, reverse, name):
+    x = as_tensor(x)
+    a = axis_of(axis, x.ndim, f"tf.math.{name}")
+    if reverse:
+        x = ops.flip(x, a)
+    out = fn(x, axis=a)
+    if exclusive:  # shifted by one along the axis, the identity first, exactly as TensorFlow's
+        lead = (slice(None),) * a
+        first = ops.getitem(ops.ones_like(x) * identity, lead + (slice(0, 1),))
+        out = ops.concatenate([first, ops.getitem(out, lead + (slice(0, -1),))], axis=a)
+    return ops.flip(out, a) if reverse else out
+
+
+def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
+    """``tf.math.cumsum``: running sums along ``axis`` (0), ``exclusive`` of the element
+    itself, from the end when ``reverse``."""
+    return running(ops.cumsum, 0, x, axis, exclusive, reverse, "cumsum")
+
+
+def cumprod(x, axis=0, exclusive=False, reverse=False, name=None):
+    """``tf.math.cumprod``: running products, as ``cumsum``."""
+    return running(ops.cumprod, 1, x, axis, exclusive, reverse, "cumprod")
+
+
+def add_n(inputs, name=None):
+    """``tf.math.add_n``: the sum of a list of tensors of one shape."""
+    ts = [as_tensor(t) for t in inputs]
+    if not ts:
+        raise GradientValueError("tf.math.add_n(inputs): expected a non-empty list of tensors, got []")
+    for k, t in enumerate(ts):
+        if t.shape != ts[0].shape:
+            raise InvalidArgumentError(
+                f"tf.math.add_n(inputs): Inputs to operation AddN must have the same size and "
+                f"shape.  Input 0: {list(ts[0].shape)} != input {k}: {list(t.shape)}")
+    out = ts[0]
+    for t in ts[1:]:
+        out = ops.add(out, t)
+    return out if len(ts) > 1 else ops.identity(out)
+
+
+TopKV2 = collections.namedtuple("TopKV2", ["values", "indices"])
+
+
+def top_k(input, k=1, sorted=True, index_type=None, name=None):  # noqa: A002
+    """``tf.math.top_k``: the ``k`` largest values along the last axis, largest first (the
+    lower index first among ties), and their indices (int32); the values carry the gradient."""
+    x = as_tensor(input)
+    n = x.shape[-1] if x.ndim else 0
+    k = int(k)
+    if k < 0:
+        raise InvalidArgumentError(f"tf.math.top_k(k={k}): Need k >= 0, got {k}")
+    if x.ndim == 0 or k > n:
+        raise InvalidArgumentError(
+            f"tf.math.top_k(input, k={k}): input must have at least k columns. Had {n}, needed {k}")
+    xp = xp_of(x.value)
+    order = xp.argsort(-x.value, axis=-1, kind="stable")[..., :k]
+    values = statistics.take_along_axis(x, Tensor(order), axis=-1)
+    return TopKV2(values, Tensor(xp.asarray(order, dtype=index_type or "int32")))
+
+
+def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
+    """``tf.math.l2_normalize``: ``x / sqrt(max(sum(x ** 2, axis), epsilon))``."""
+    x = as_tensor(x)
+    axis = dim if axis is None else axis
+    square_sum = ops.sum(x * x, axis=norm_axes(axis), keepdims=True)
+    return x * rsqrt_of(ops.maximum(square_sum, epsilon))
+
+
+def softmax(logits, axis=-1, name=None):
+    """``tf.nn.softmax``: ``exp(logits - logsumexp(logits, axis))``."""
+    logits = as_tensor(logits)
+    return ops.exp(logits - ops.logsumexp(logits, axis=axis, keepdims=True))
+
+
+def log_softmax(logits, axis=-1, name=None):
+    """``tf.nn.log_softmax``: ``logits - logsumexp(logits, axis)``."""
+    logits = as_tensor(logits)
+    return logits - ops.logsumexp(logits, axis=axis, keepdims=True)
+
+
+__all__ = sorted([*ELEMENTWISE, *REDUCTIONS, "reduce_all", "reduce_any", "count_nonzero",
+                  "argmax", "argmin", "cumsum", "cumprod", "add_n", "top_k", "l2_normalize",
+                  "softmax", "log_softmax", "scalar_mul"])
+
+
+def __dir__():
+    return __all__
+
+
+def __getattr__(name):
+    raise AttributeError(missing(f"tf.math.{name}"))
+
