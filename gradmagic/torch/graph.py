@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextvars
 import functools
 import itertools
+import operator
 import warnings
 import weakref
 
@@ -28,7 +29,7 @@ import numpy as np
 from ..core import ops
 from ..core.backward import backward as walk_back
 from ..core.backward import ones
-from ..core.context import LEVEL, at_level, listeners
+from ..core.context import LEVEL, listeners
 from ..core.tape import TapeView
 from ..core.tensor import Tensor as CoreTensor
 
@@ -100,6 +101,7 @@ inference_mode = no_grad
 
 # -- the graph -------------------------------------------------------------------------------
 _serials = itertools.count()
+SERIAL = operator.attrgetter("serial")  # creation order: the order ops ran
 
 FREED = ("Trying to backward through the graph a second time (or directly access saved "
          "tensors after they have already been freed). Saved intermediate values of the graph "
@@ -270,17 +272,20 @@ class Walk:
         nodes, todo = {}, [r.grad_fn for r in roots if r.grad_fn is not None]
         while todo:
             node = todo.pop()
-            if id(node) in nodes:
+            key = id(node)
+            if key in nodes:
                 continue
             if node.freed:
                 raise RuntimeError(FREED)
-            nodes[id(node)] = node
-            todo.extend(n for n in node.sources if n is not None)
-        self.nodes = sorted(nodes.values(), key=lambda n: n.serial)
+            nodes[key] = node
+            for n in node.sources:
+                if n is not None:
+                    todo.append(n)
+        self.nodes = sorted(nodes.values(), key=SERIAL)
         self.standins = {}
         self.ids = set()
         self.entries = [self._entry(n) for n in self.nodes]
-        self.order = 1 + max((n.level for n in self.nodes), default=0)
+        self.order = 1 + max([n.level for n in self.nodes], default=0)
 
     def _as_it_was(self, t, version, value):
         """``t`` itself, or a stand-in for the ``value`` it had at ``version``."""
@@ -340,9 +345,12 @@ class Walk:
 
     def run(self, seeds, want, create_graph):
         """{id: gradient} for the ids in ``want``; the listeners hear every step."""
-        hooks = listeners()
-        with at_level(self.order), set_grad_enabled(create_graph):
-            return walk_back(self.entries, self.ids, seeds, want, create_graph, hooks)
+        level, grad = LEVEL.set(self.order), GRAD.set(create_graph)
+        try:
+            return walk_back(self.entries, self.ids, seeds, want, create_graph, listeners())
+        finally:
+            GRAD.reset(grad)
+            LEVEL.reset(level)
 
     def tell(self, roots, sources, grads):
         """The listeners hear the end of the walk, as after ``tape.gradient``."""
