@@ -101,6 +101,7 @@ inference_mode = no_grad
 
 # -- the graph -------------------------------------------------------------------------------
 _serials = itertools.count()
+CHANGES = [0]  # in-place changes so far: a node recorded since the last one needs no version check
 SERIAL = operator.attrgetter("serial")  # creation order: the order ops ran
 
 FREED = ("Trying to backward through the graph a second time (or directly access saved "
@@ -115,7 +116,7 @@ class Node:
     it), with the versions of the tensors it used and the nodes that made them."""
 
     __slots__ = ("prim", "args", "vals", "params", "outs", "metas", "versions", "out_versions",
-                 "sources", "kept", "serial", "level", "freed", "__weakref__")
+                 "sources", "grad_ids", "changes", "kept", "serial", "level", "freed", "__weakref__")
 
     def __init__(self, prim, args, vals, params, outs):
         self.prim, self.args, self.vals, self.params = prim, args, vals, params
@@ -125,12 +126,15 @@ class Node:
         # can be walked without one of them: a single output is held by what reached it)
         self.metas = tuple([(o.value.shape, o.value.dtype, type(o)) for o in outs]) if (
             len(outs) > 1 or prim.joint) else None
-        versions, sources = [], []
+        versions, sources, grad_ids = [], [], []
         for a in args:
             ours = isinstance(a, Tensor)
             versions.append(a.version if ours else None)
             sources.append(a.grad_fn if ours else None)
-        self.versions, self.sources = tuple(versions), tuple(sources)
+            if ours and (a.grad_fn is not None or a.leaf_requires_grad):
+                grad_ids.append(id(a))
+        self.versions, self.sources, self.grad_ids = tuple(versions), tuple(sources), grad_ids
+        self.changes = CHANGES[0]
         self.kept = {}  # output index -> its value, once an in-place op replaced it
         self.serial = next(_serials)
         self.level = LEVEL.get()  # the order of the backward pass that recorded it (0: none)
@@ -239,7 +243,7 @@ class Tensor(CoreTensor):
         if old is not None and node is not None:  # a walk through the old version needs it
             old.kept[old.index(self)] = self.value
         self.value = value
-        self.version += 1
+        self.changed()
         if node is not None:  # the op is recorded: its output is this tensor, new version
             node.outs, node.out_versions = (weakref.ref(self),), (self.version,)
             self.grad_fn = node
@@ -247,8 +251,14 @@ class Tensor(CoreTensor):
             i = old.index(self)
             old.out_versions = old.out_versions[:i] + (self.version,) + old.out_versions[i + 1:]
         if self.base is not None:
-            self.base.value, self.base.version = value, self.base.version + 1
+            self.base.value = value
+            self.base.changed()
         return self
+
+    def changed(self):
+        """Count an in-place change of this tensor: a new version."""
+        self.version += 1
+        CHANGES[0] += 1
 
 
 def seed(root, gradient, fn):
@@ -305,6 +315,13 @@ class Walk:
     def _entry(self, node):
         """The engine's entry for ``node``: its tensors as they were when it ran."""
         ids = self.ids
+        if node.changes == CHANGES[0]:  # nothing changed in place since it ran: as recorded
+            outs = [r() for r in node.outs]
+            if all(o is not None for o in outs):
+                ids.update(node.grad_ids)
+                ids.update([id(o) for o in outs])
+                return (node.prim, node.args, node.vals, tuple(outs) if node.prim.joint else outs[0],
+                        node.params)
         for a, v, source in zip(node.args, node.versions, node.sources):
             if v is not None and a.version != v:
                 return self._entry_changed(node)  # something changed in place since
@@ -404,7 +421,7 @@ def accumulate(t, g):
         t.grad_value = held + g
     else:
         held.value = held.value + g.value
-        held.version += 1
+        held.changed()
 
 
 def _sequence(x):

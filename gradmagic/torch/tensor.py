@@ -85,7 +85,7 @@ class Tensor(GraphTensor):
     @data.setter
     def data(self, other):
         self.value = other.value if isinstance(other, CoreTensor) else np.asarray(other)
-        self.version += 1
+        self.changed()
 
     def detach(self):
         out = Tensor.__new__(Tensor)
