@@ -16,6 +16,7 @@ import numpy as np
 from .._backend import xp_of
 from . import ops
 from .context import LEVEL, TAPES
+from .primitive import apply
 from .tensor import Tensor, Variable, replace_variables
 
 
@@ -45,10 +46,12 @@ def unbroadcast(g, shape):
     gshape = g.shape
     if gshape == shape:
         return g
+    if not shape:  # a scalar's: the total
+        return apply(ops.SUM, g, axis=None, keepdims=False)
     axes = broadcast_axes(gshape, shape)
     if axes is None:
         return ops.broadcast_to(g, shape)  # a rule gave less than the full shape
-    return ops.reshape(ops.sum(g, axis=axes, keepdims=True), shape)
+    return ops.reshape(apply(ops.SUM, g, axis=axes, keepdims=True), shape)
 
 
 SEEDS = {}  # NumPy dtype -> the seed of every scalar target of that dtype: a read-only 0-d one

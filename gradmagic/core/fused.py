@@ -53,19 +53,19 @@ def _sigmoid_backward(xp, g, ans):  # g ans (1 - ans)
     return scaled(g, local)
 
 
-def _power_backward(xp, g, x, y):  # g y x^(y-1), for a number y
+def _power_backward(xp, g, x, y, c=1):  # c g y x^(y-1), for numbers y and c
     if y == 0:  # x ** 0 is 1, a constant: no x in it (not 0 * x ** -1, NaN at 0)
         return xp.zeros_like(x)
-    p = y - 1
+    p, k = y - 1, c * y
     if p == 1:
-        local = x * y
+        local = x * k
     else:  # small whole powers by multiplying, as ops.power does (NumPy's pow is far slower)
         local = x * x if p in (2, 3, 4) else x ** p
         if p == 3:
             local *= x
         elif p == 4:
             local *= local
-        local *= y
+        local *= k
     return scaled(g, local)
 
 
@@ -75,7 +75,19 @@ def _divide_backward(xp, g, ans, y):  # -g ans / y: the gradient of ans = x / y 
     return scaled(g, local)
 
 
+def spread(g, shape):
+    """A NumPy 0-d ``g`` as a read-only array of ``shape``: a view with no strides, made at
+    C speed (``np.broadcast_to`` is Python), whose base is ``g`` (so ``known_ones`` sees
+    through it)."""
+    view = np.ndarray(shape, g.dtype, g, 0, (0,) * len(shape))
+    if view.flags.writeable:
+        view.flags.writeable = False
+    return view
+
+
 def _sum_backward(xp, g, shape, axis, keepdims):  # g broadcast back over the summed axes
+    if type(g) is np.ndarray and not g.shape:  # a total's gradient (a scalar target's seed)
+        return spread(g, shape)
     if not keepdims:
         g = xp.reshape(g, reduced_shape(shape, axis, True))
     return xp.broadcast_to(g, shape)
@@ -103,9 +115,10 @@ def sigmoid_backward(g, ans):
     return binary(SIGMOID_BACKWARD, g, ans)
 
 
-def power_backward(g, x, y):
-    """``g * y * x ** (y - 1)``: the gradient of ``x ** y`` for ``x``, a number ``y``."""
-    return binary(POWER_BACKWARD, g, x, {"y": y})
+def power_backward(g, x, y, c=1):
+    """``c * g * y * x ** (y - 1)``, for numbers ``y`` and ``c``: the gradient of ``x ** y``
+    for ``x`` (``c``, a constant factor, spares the rules of higher orders a product)."""
+    return binary(POWER_BACKWARD, g, x, {"y": y} if c == 1 else {"y": y, "c": c})
 
 
 def divide_backward(g, ans, y):

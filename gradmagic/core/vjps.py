@@ -223,18 +223,18 @@ defvjp(ops.LOGSUMEXP, logsumexp_vjp, labels=("softmax(x)",))
 
 
 # -- backward primitives (fused.py): the rules above, as ops, and their own rules ----------
-def power_backward_vjp_x(u, r, g, x, y):  # d/dx of g y x^(y-1): g y (y-1) x^(y-2)
-    if y == 1:  # g x^0 has no x in it
+def power_backward_vjp_x(u, r, g, x, y, c=1):  # d/dx of c g y x^(y-1): c g y (y-1) x^(y-2)
+    if y == 1:  # c g x^0 has no x in it
         return ops.zeros_like(x)
-    return power_backward(g, x, y - 1) * (u * y)
+    return power_backward(g, x, y - 1, c * y) * u
 
 
 defvjp(fused.TANH_BACKWARD, lambda u, r, g, ans: tanh_backward(u, ans),
        lambda u, r, g, ans: u * g * (-2 * ans), labels=("1 - ans^2", "-2 upstream ans"))
 defvjp(fused.SIGMOID_BACKWARD, lambda u, r, g, ans: sigmoid_backward(u, ans),
        lambda u, r, g, ans: u * g * (1 - 2 * ans), labels=("ans (1 - ans)", "upstream (1 - 2 ans)"))
-defvjp(fused.POWER_BACKWARD, lambda u, r, g, x, y: power_backward(u, x, y), power_backward_vjp_x,
-       labels=("y x^(y-1)", "upstream y (y-1) x^(y-2)"))
+defvjp(fused.POWER_BACKWARD, lambda u, r, g, x, y, c=1: power_backward(u, x, y, c), power_backward_vjp_x,
+       labels=("c y x^(y-1)", "upstream c y (y-1) x^(y-2)"))
 defvjp(fused.DIVIDE_BACKWARD, lambda u, r, g, ans, y: divide_backward(u, ans, y),
        lambda u, r, g, ans, y: divide_backward(u, g, y), lambda u, r, g, ans, y: divide_backward(u, r, y),
        labels=("-ans / y", "-upstream / y", "upstream ans / y^2"))
