@@ -35,14 +35,9 @@ def scaled(g, local):
     return g * local
 
 
-def large(t) -> bool:
-    """Whether ``t`` is a NumPy temporary worth updating in place (see ``BIG``)."""
-    return type(t) is np.ndarray and t.size >= BIG
-
-
 def _tanh_backward(xp, g, ans):  # g (1 - ans^2)
     local = ans * ans
-    if large(local):
+    if type(local) is np.ndarray and local.size >= BIG:  # in place (see BIG)
         return scaled(g, np.subtract(1, local, out=local))
     return g * (1 - local)
 
