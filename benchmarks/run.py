@@ -222,7 +222,7 @@ def _title(name):
 def target(key, t, wl):
     """(what the target is, whether and by how much it is met) for a timed row."""
     against, limit, below = TARGETS[key]
-    goal = f"at most {limit:g}x {_title(against)}" + "".join(f", below {_title(p)}" for p in below)
+    goal = f"at most {limit}x {_title(against)}" + "".join(f", below {_title(p)}" for p in below)
     if against not in t:
         return goal, f"not judged: {_title(against)} absent"
     ratio = t.ratio("gradmagic", against)
