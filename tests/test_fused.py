@@ -76,12 +76,17 @@ def test_a_reductions_gradient_is_its_upstream_spread_back(reduction, axis, keep
 
 
 def test_the_seed_of_a_scalar_target_is_known_ones_and_read_only():
-    seed = ones(np.float64(3.0))
+    seed = ones(np.array(3.0))
     assert known_ones(seed) and seed.shape == () and not seed.flags.writeable
     assert ones(np.array(2.0)) is seed  # one per dtype, shared
     assert known_ones(fused.spread(seed, (3, 4))) and known_ones(np.reshape(seed, (1,)))
     assert not known_ones(np.ones(())) and not known_ones(np.ones(3)) and not known_ones(2.0)
-    assert not known_ones(ones(np.float32(1.0)).astype(np.float64))
+    assert not known_ones(ones(np.array(1.0, np.float32)).astype(np.float64))
+
+
+def test_the_seed_of_a_numpy_scalar_is_a_numpy_scalar_one():
+    seed = ones(np.float32(3.0))
+    assert type(seed) is np.float32 and seed == 1
 
 
 def test_spread_is_a_read_only_view_of_its_scalar():
@@ -95,11 +100,11 @@ def test_spread_is_a_read_only_view_of_its_scalar():
 def test_scaled_skips_only_a_known_ones_upstream(size):
     n = SIZES[size]
     local = np.arange(n, dtype=np.float64)
-    seeded = fused.scaled(fused.spread(ones(np.float64(1)), (n,)), local.copy())
+    seeded = fused.scaled(fused.spread(ones(np.array(1.0)), (n,)), local.copy())
     np.testing.assert_array_equal(seeded, local)
     if size == "large":  # the product skipped: the temporary itself comes back
         mine = local.copy()
-        assert fused.scaled(fused.spread(ones(np.float64(1)), (n,)), mine) is mine
+        assert fused.scaled(fused.spread(ones(np.array(1.0)), (n,)), mine) is mine
     np.testing.assert_array_equal(fused.scaled(np.full(n, 2.0), local.copy()), 2 * local)
     np.testing.assert_array_equal(fused.scaled(np.ones(n, np.float32), local.copy()), local)
 

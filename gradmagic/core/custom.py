@@ -123,13 +123,9 @@ class CustomCall:
             e.add_note(f"(raised by the grad_fn of custom_gradient function {self.name!r})")
             raise
         if len(self.inputs) == 1 and not self.variables and isinstance(result, Tensor) and not record:
-            # the commonest result, one gradient for one input, checked as check_gradient's first
-            # test does: of the input's own module, shape and dtype, it needs nothing else
-            x, gv = self.inputs[0], result.value
-            xv = x.value if isinstance(x, Tensor) else x
-            if (type(gv) is type(xv) or type(xv) is np.ndarray and isinstance(gv, np.generic)) and (
-                    gv.shape == xv.shape and gv.dtype == xv.dtype):
-                return (gv,)
+            x = self.inputs[0]  # the commonest result, one gradient for one input: when it is
+            if as_is(x.value if isinstance(x, Tensor) else x, result.value):  # already right,
+                return (result.value,)  # nothing more is checked or converted
         return check_gradients(self, result, record)
 
 
@@ -174,6 +170,13 @@ def _sequence(call, result, n, what, bare=True):
     return list(result)
 
 
+def as_is(xv, gv) -> bool:
+    """Whether ``gv`` is a gradient for a value ``xv`` as it stands: of its module (a NumPy
+    scalar for a NumPy array), shape and dtype."""
+    same_module = type(gv) is type(xv) or (type(xv) is np.ndarray and isinstance(gv, np.generic))
+    return same_module and hasattr(gv, "shape") and gv.shape == xv.shape and gv.dtype == xv.dtype
+
+
 def check_gradient(call: CustomCall, i: int, grad, record: bool):
     """The gradient ``grad_fn`` gave input (or variable) ``i``: None, or an array of its
     shape and floating dtype (cast to its dtype), else an error naming both."""
@@ -182,8 +185,7 @@ def check_gradient(call: CustomCall, i: int, grad, record: bool):
     x = call.inputs[i] if i < len(call.inputs) else call.variables[i - len(call.inputs)]
     xv = x.value if isinstance(x, Tensor) else x
     gv = grad.value if isinstance(grad, Tensor) else grad
-    same_module = type(gv) is type(xv) or (type(xv) is np.ndarray and isinstance(gv, np.generic))
-    if same_module and hasattr(gv, "shape") and gv.shape == xv.shape and gv.dtype == xv.dtype:
+    if as_is(xv, gv):
         if not record:  # the common case: nothing more to check or convert
             return gv
         return grad if isinstance(grad, Tensor) else Tensor(gv)

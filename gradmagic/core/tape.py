@@ -117,7 +117,10 @@ class GradientTape:
                 hit = True
         if hit:
             self._entries.append((prim, inputs, vals, outs, params))
-            ids.update(map(id, outs))
+            if len(outs) == 1:
+                ids.add(id(outs[0]))
+            else:
+                ids.update(map(id, outs))
             level = LEVEL.get()
             if level:
                 self._levels[id(outs[0])] = level
@@ -134,6 +137,9 @@ class GradientTape:
 
     def watch(self, tensor) -> None:
         """Follow ``tensor`` (a Tensor, a Variable, or a list/tuple/dict of them)."""
+        if type(tensor) is Tensor and kind(tensor.value.dtype) in "fc":  # the commonest: one, floating
+            self._watch_one(tensor)
+            return
         try:
             leaves = _flatten(tensor, "GradientTape.watch", "tensor")[0]
         except GradientTypeError as e:  # a ValueError too, as TensorFlow raises there
