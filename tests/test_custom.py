@@ -537,9 +537,9 @@ def cube_with_default(x, scale=1.0):  # a default: bound by the general steps
 
 
 def _cube_call(how):
-    """The gradient at 2 of a cube and what the tape recorded, called ``how``: plainly (its
-    own step, ``_plain_call``), with a keyword argument or while a listener hears (the
-    general steps)."""
+    """The gradient at 2 of a cube and what the tape recorded, called ``how``: plainly or
+    with a default left out (its own step, ``_plain_call``), with a keyword argument or while
+    a listener hears (the general steps)."""
     x = gm.constant(np.float64(2.0))
     listener = gm.core.context.Listener()
     if how == "heard":  # a listener on the stack: the call is told to it, by the general path
@@ -547,14 +547,15 @@ def _cube_call(how):
     try:
         with gm.GradientTape() as tape:
             tape.watch(x)
-            y = cube_with_default(x, scale=1.0) if how == "keyword" else cube(x, 1.0)
+            y = {"keyword": lambda: cube_with_default(x, scale=1.0),
+                 "default": lambda: cube_with_default(x)}.get(how, lambda: cube(x, 1.0))()
         names = [e[0].name for e in tape._entries]
         return float(tape.gradient(y, x)), names
     finally:
         gm.core.context.remove(listener)
 
 
-@pytest.mark.parametrize("how", ["plain", "keyword", "heard"])
+@pytest.mark.parametrize("how", ["plain", "default", "keyword", "heard"])
 def test_a_custom_call_records_the_same_op_on_every_path(how):
     gradient, names = _cube_call(how)
     assert gradient == 12.0 and names[:2] == ["power", "multiply"] and names[2].startswith("cube")

@@ -307,13 +307,14 @@ class CustomGradientFunction:
         # inspect reads this first, so the decorated function introspects as f does
         # (getfullargspec would otherwise take it, with its __get__, for a builtin method)
         self.__signature__ = self._signature
-        # the common case, plain positional parameters called positionally, binds without
-        # inspect (which costs more than the rest of a call)
+        # the common case, positional parameters called positionally (those with defaults left
+        # out or not), binds without inspect (which costs more than the rest of a call)
         params = list(self._signature.parameters.values()) if self._signature else []
-        plain = all(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty
-                    for p in params)
+        plain = all(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params)
         self._positional = tuple(p.name for p in params) if self._signature and plain else None
-        self._arity = -1 if self._positional is None else len(self._positional)  # -1: no plain call
+        # how many arguments such a call takes: from the required ones to all ((1, 0): none)
+        self._arity = (1, 0) if self._positional is None else (
+            sum(p.default is p.empty for p in params), len(params))
         self._prim = Primitive(self._name)
         self._prim.vjps = _custom_vjp
         self._prim.joint = True
@@ -325,7 +326,7 @@ class CustomGradientFunction:
         return functools.partial(self._call, obj)
 
     def __call__(self, *args, **kwargs):
-        if not kwargs and len(args) == self._arity and not Variable.exist:
+        if not kwargs and self._arity[0] <= len(args) <= self._arity[1] and not Variable.exist:
             for a in args:
                 if isinstance(a, NESTS):
                     break
@@ -341,8 +342,9 @@ class CustomGradientFunction:
         """Inputs (the positional arguments, as TensorFlow records them), keyword arguments
         (hyper-parameters, passed to the function as they are) and the inputs' parameter names."""
         lead = () if obj is None else (obj,)
-        if not kwargs and self._positional is not None and len(lead) + len(args) == len(self._positional):
-            return list(args), {}, list(self._positional[len(lead):])
+        n = len(lead) + len(args)
+        if not kwargs and self._arity[0] <= n <= self._arity[1]:
+            return list(args), {}, list(self._positional[len(lead):n])
         if self._signature is None:
             if kwargs:
                 raise GradientTypeError(f"{self._name}(): keyword arguments need an inspectable signature")
@@ -390,13 +392,14 @@ class CustomGradientFunction:
         if Variable.exist or not isinstance(y, Tensor) or not callable(result[1]):
             # the body made a Variable, gave a nest of outputs or no pair: the general steps
             watcher = _made_variables() if Variable.exist else None
-            return self._finish(result, watcher, list(args), list(self._positional), (), {}, None)[0]
+            names = list(self._positional[:len(args)])
+            return self._finish(result, watcher, list(args), names, (), {}, None)[0]
         if not TAPES.get():
             return y
         out = Tensor(y.value)
         inputs = list(args)
-        call = self.call_type(self._name, result[1], self._positional, inputs, (), self, (), None,
-                              LEVEL.get(), None)
+        names = self._positional if len(args) == len(self._positional) else self._positional[:len(args)]
+        call = self.call_type(self._name, result[1], names, inputs, (), self, (), None, LEVEL.get(), None)
         record_custom(self._prim, inputs, (y,), (out,), {"call": call})
         return out
 
