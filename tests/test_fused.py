@@ -145,3 +145,10 @@ def test_a_third_derivative_goes_through_the_rules_of_the_rules(size):
     s = 1 - t ** 2
     np.testing.assert_allclose(d2.value, -2 * t * s, rtol=1e-12)
     np.testing.assert_allclose(d3.value, -2 * s * s + 4 * t * t * s, rtol=1e-12, atol=1e-14)
+
+
+def test_a_sums_gradient_from_a_numpy_scalar_seed_is_known_ones():
+    spread = fused.sum_backward(ones(np.float64(2.0)), (4, 3), None, False)
+    assert known_ones(spread) and spread.shape == (4, 3)
+    other = fused.sum_backward(np.float64(2.0), (4,), None, False)
+    assert not known_ones(other) and other.tolist() == [2.0] * 4

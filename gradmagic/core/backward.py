@@ -65,12 +65,17 @@ def ones(x):
     if isinstance(x, np.generic):
         return x.dtype.type(1)
     if not x.shape and type(x) is np.ndarray:
-        seed = SEEDS.get(x.dtype)
-        if seed is None:
-            seed = SEEDS[x.dtype] = np.ones((), dtype=x.dtype)
-            seed.flags.writeable = False  # never written: so a view of it holds ones
-        return seed
+        return one(x.dtype)
     return xp_of(x).ones(x.shape, dtype=x.dtype)
+
+
+def one(dtype):
+    """The seed of every scalar target of a NumPy ``dtype``: a shared read-only 0-d one."""
+    seed = SEEDS.get(dtype)
+    if seed is None:
+        seed = SEEDS[dtype] = np.ones((), dtype=dtype)
+        seed.flags.writeable = False  # never written: so a view of it holds ones
+    return seed
 
 
 def known_ones(a) -> bool:

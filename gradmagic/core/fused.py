@@ -13,7 +13,7 @@ looking), ``scaled`` skips the product with it.
 
 import numpy as np
 
-from .backward import known_ones
+from .backward import known_ones, one
 from .ops import reduced_shape
 from .primitive import Primitive, apply, binary, unary
 
@@ -81,6 +81,8 @@ def spread(g, shape):
 
 
 def _sum_backward(xp, g, shape, axis, keepdims):  # g broadcast back over the summed axes
+    if isinstance(g, np.generic):  # a total's gradient as a NumPy scalar: a 0-d array, and
+        g = one(g.dtype) if g == 1 else np.array(g)  # a one is the seed (known to be ones)
     if type(g) is np.ndarray and not g.shape:  # a total's gradient (a scalar target's seed)
         return spread(g, shape)
     if not keepdims:
