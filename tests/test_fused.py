@@ -152,3 +152,9 @@ def test_a_sums_gradient_from_a_numpy_scalar_seed_is_known_ones():
     assert known_ones(spread) and spread.shape == (4, 3)
     other = fused.sum_backward(np.float64(2.0), (4,), None, False)
     assert not known_ones(other) and other.tolist() == [2.0] * 4
+
+
+@pytest.mark.parametrize("y", [2, 3.0, 4, 2.5], ids=["2", "3.0", "4", "2.5"])
+def test_power_backward_of_integers_promotes(y):
+    x = np.arange(1, 5)
+    np.testing.assert_allclose(fused.power_backward(np.ones(4), x, y), y * x ** (y - 1.0))

@@ -13,6 +13,7 @@ looking), ``scaled`` skips the product with it.
 
 import numpy as np
 
+from .._backend import kind
 from .backward import known_ones, one
 from .ops import reduced_shape
 from .primitive import Primitive, apply, binary, unary
@@ -60,7 +61,10 @@ def _power_backward(xp, g, x, y, c=1):  # c g y x^(y-1), for numbers y and c
             local *= x
         elif p == 4:
             local *= local
-        local *= k
+        if getattr(local, "dtype", None) is not None and kind(local.dtype) in "fc":
+            local *= k  # a Python number: the dtype stays
+        else:  # an integer x: the product promotes
+            local = local * k
     return scaled(g, local)
 
 
