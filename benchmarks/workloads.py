@@ -5,11 +5,12 @@ when the workload has no value to compare) and ``gradients`` an array or a list 
 arrays. ``check`` compares a contender with the hand-written NumPy floor.
 
 Contenders: ``numpy`` (forward and backward written by hand: the floor), ``gradmagic``
-(and ``gradmagic traced``, inside ``with gm.trace():``, for W1 and W3), ``autograd``
-(HIPS autograd) and ``torch`` (PyTorch, CPU, eager), the last two when installed.
+(and ``gradmagic traced``, inside ``with gm.trace():``, for W1 and W3; for W8, the tutorial's
+PyTorch code on ``gradmagic.torch``), ``autograd`` (HIPS autograd) and ``torch`` (PyTorch,
+CPU, eager), the last two when installed.
 Neither is a dependency of gradmagic.
 
-For W4, W5 and W6 two more rows say what their targets are up against (``bounds``):
+For W4 to W7 two more rows say what their targets are up against (``bounds``):
 ``by hand`` runs gradmagic's own work with the engine taken out (the array operations its
 rules perform, each array kept as long as the tape keeps it; for W5, the seed's code on
 Tensors), and ``any tape`` the least work a tape running the seed's code gets away with.
@@ -437,25 +438,28 @@ def w6_gradmagic(x0, v):
 
 def w6_by_hand(x, v):
     """gradmagic's array operations for W6 with the engine taken out: the forward, the
-    inner pass's rules (sum, power, tanh) and the outer pass over what they recorded, in
-    its order; each array kept until the function returns (the tapes free some sooner)."""
+    inner pass's rules (sum's spreads the seed: no work; power_backward skips the product
+    with the seed's ones; tanh_backward works on one temporary) and the outer pass over the
+    three ops they recorded, in its order; each array kept until the function returns."""
     t = np.tanh(x)
     np.sum(t * t * t)
-    g0 = np.broadcast_to(np.ones((), x.dtype), x.shape)  # the inner pass: sum's upstream
-    sq = t ** 2
-    c3 = 3 * sq
-    gp = g0 * c3  # power: g * (3 x^2)
-    s = 1 - t ** 2
-    g = gp * s  # tanh: g * (1 - tanh^2)
+    p = t * t  # power_backward(ones, t, 3) = 3 t^2
+    p *= 3
+    g = t * t  # tanh_backward(p, t) = p (1 - t^2)
+    np.subtract(1, g, out=g)
+    g *= p
     np.sum(g * v)
-    u = np.broadcast_to(np.ones((), x.dtype), x.shape)  # the outer pass, from sum(g * v)
-    ug = u * v
-    ugp, us = ug * s, ug * gp  # the product in tanh's rule
-    dt1 = -us * (2 * t)  # its 1 - t^2: the subtraction's -g, the square's g * 2t
-    uc3 = ugp * g0  # the products in power's rule
-    dt2 = (uc3 * 3) * (2 * t)
-    dt = dt1 + dt2
-    return None, dt * (1 - t ** 2)  # the forward tanh's rule
+    u = np.broadcast_to(np.ones((), x.dtype), x.shape) * v  # the outer pass: multiply's rule
+    up = t * t  # tanh_backward's rule for p: tanh_backward(u, t)
+    np.subtract(1, up, out=up)
+    up *= u
+    dt = u * p * (-2 * t)  # its rule for t
+    dt2 = t * 6  # power_backward's for t: power_backward(ones, t, 2, 3) * up
+    dt = dt + dt2 * up
+    dx = t * t  # tanh's rule: tanh_backward(dt, t)
+    np.subtract(1, dx, out=dx)
+    dx *= dt
+    return None, dx
 
 
 def w6_any_tape(x, v):
@@ -504,6 +508,8 @@ def installed_peers():
 
 
 def workloads():
+    from . import w7_w8 as X  # here, not at the top: this file also runs on its own, exec'd by A/B scripts
+
     return [
         Workload("W1", "W1 per-op overhead, per step",
                  w1_args, _contenders(numpy=w1_numpy, gradmagic=w1_gradmagic, autograd=w1_autograd,
@@ -536,6 +542,13 @@ def workloads():
                  w6_args, _contenders(numpy=w6_numpy, gradmagic=w6_gradmagic, autograd=w6_autograd,
                                       torch=w6_torch, by_hand=w6_by_hand, any_tape=w6_any_tape),
                  rtol=1e-9, atol=1e-12, rounds=2),
+        Workload("W7", "W7 Gaussian log-likelihood, n = 256",
+                 X.w7_args, _contenders(numpy=X.w7_numpy, gradmagic=X.w7_gradmagic, autograd=X.w7_autograd,
+                                        torch=X.w7_torch, by_hand=X.w7_by_hand, any_tape=X.w7_any_tape),
+                 rtol=1e-8, atol=1e-10),
+        Workload("W8", "W8 LegendrePolynomial3 training step",
+                 X.w8_args, _contenders(numpy=X.w8_numpy, gradmagic=X.w8_gradmagic_torch, torch=X.w8_torch),
+                 unit="µs", scale=1e6, rtol=1e-5, atol=1e-3, rounds=5, inner=5),
     ]
 
 

@@ -38,7 +38,7 @@ def test_contender_agrees_with_hand_written_numpy(wl, name, floors):
 
 def test_every_workload_has_the_floor_and_gradmagic():
     keys = [wl.key for wl in W.workloads()]
-    assert keys == ["W1", "W2", "W3", "W3", "W4", "W5", "W6"]
+    assert keys == ["W1", "W2", "W3", "W3", "W4", "W5", "W6", "W7", "W8"]
     for wl in W.workloads():
         assert list(wl.contenders)[:2] == ["numpy", "gradmagic"]
 
@@ -76,21 +76,23 @@ def test_the_table_names_absent_peers_and_targets(monkeypatch):
     monkeypatch.setattr(W, "torch", None)  # as if PyTorch were not installed
     text = bench_run.run(rounds=1, only={"W5"}, log=lambda msg: None)
     row = next(line for line in text.splitlines() if line.startswith("| W5"))
-    assert "| absent |" in row and "under 20 µs" in row and ("met" in row or "missed" in row)
+    assert "| absent |" in row and "at most 0.5x autograd" in row
+    assert "met" in row or "missed" in row or "not judged: autograd absent" in row
     assert "PyTorch absent" in text and "OMP_NUM_THREADS=" in text
 
 
-def test_bounds_race_w4_w5_w6_against_the_engine_free_work_in_their_own_table():
+def test_bounds_race_w4_to_w7_against_the_engine_free_work_in_their_own_table():
     text = bench_run.run(rounds=1, only={"bounds"}, log=lambda msg: None)
     main, bounds = text.split("## What the targets are up against")
-    assert [line[:4] for line in main.splitlines() if line.startswith("| W")] == ["| W4", "| W5", "| W6"]
+    assert [line[:4] for line in main.splitlines() if line.startswith("| W")] == ["| W4", "| W5", "| W6", "| W7"]
     rows = [line.split(" | ") for line in bounds.splitlines() if line.startswith("| W")]
-    assert [r[0][:4] for r in rows] == ["| W4", "| W5", "| W6"]
+    assert [r[0][:4] for r in rows] == ["| W4", "| W5", "| W6", "| W7"]
     assert all(len(r) == 6 for r in rows)
-    w4, w5, w6 = rows
-    assert "ms (" in w4[3] and "ms (" in w4[4] and w4[5].startswith("within 1.1x")
-    assert "µs (" in w5[3] and w5[4] == "—" and w5[5].startswith("under 20 µs")
+    w4, w5, w6, w7 = rows
+    assert "ms (" in w4[3] and "ms (" in w4[4] and w4[5].startswith("at most 1.1x hand-written NumPy")
+    assert "µs (" in w5[3] and w5[4] == "—" and w5[5].startswith("at most 0.5x autograd")
     assert "ms (" in w6[4] and "W6 by hand:" in bounds and "W4 by hand:" in bounds
+    assert "ms (" in w7[3] and "ms (" in w7[4] and w7[5].startswith("at most 1.2x hand-written NumPy")
 
 
 def test_the_bound_contenders_are_timed_only_when_asked_for(monkeypatch):
@@ -143,17 +145,19 @@ def test_gpu_benchmark_says_why_it_does_not_run_without_a_gpu(tmp_path):
     assert proc.returncode == 0 and "no GPU benchmark here:" in proc.stdout and not out.exists()
 
 
-def test_absolute_targets_are_also_judged_against_the_peers_of_the_same_run():
+def test_targets_are_ratios_to_the_floor_or_the_peers_of_the_same_run():
     # 30 µs per call, the peers twice and four times slower: the row says how gradmagic
-    # stands to each peer here, next to where the target put it on its own machine
+    # stands to the peer the target names, and to those it must also be below
     samples = {"numpy": [1e-6] * 3, "gradmagic": [30e-6] * 3, "autograd": [60e-6] * 3,
                "torch": [120e-6] * 3}
     wl = next(wl for wl in W.workloads() if wl.key == "W5")
     goal, result = bench_run.target("W5", bench_run.Race(samples), wl)
-    assert goal == "under 20 µs"
-    assert result.startswith("**missed** (30.00 µs")
-    assert "0.50x autograd, the target 0.42x" in result  # 20 / 48
-    assert "0.25x PyTorch, the target 0.16x" in result  # 20 / 127
-    del samples["torch"]
-    _, result = bench_run.target("W5", bench_run.Race(samples), wl)
-    assert "PyTorch" not in result
+    assert (goal, result) == ("at most 0.5x autograd", "met (0.50x autograd)")
+    samples["gradmagic"] = [40e-6] * 3
+    assert bench_run.target("W5", bench_run.Race(samples), wl)[1] == "**missed** (0.67x autograd)"
+    goal, result = bench_run.target("W1", bench_run.Race(samples), wl)
+    assert goal == "at most 0.5x PyTorch, below autograd"
+    assert result == "met (0.33x PyTorch; 0.67x autograd)"
+    del samples["autograd"]
+    assert bench_run.target("W5", bench_run.Race(samples), wl)[1] == "not judged: autograd absent"
+    assert bench_run.target("W7", bench_run.Race(samples), wl)[1] == "**missed** (40.00x hand-written NumPy; 0.33x PyTorch)"

@@ -521,3 +521,55 @@ def test_broadcasting_custom_function_float32():
     gx, gw = tape.gradient(y, [x, w])
     assert gx.dtype == np.float32 and gw.dtype == np.float32
     assert gx.tolist() == [[1, 2, 3], [1, 2, 3]] and gw.tolist() == [3.0, 5.0, 7.0]
+
+
+# -- the common call and the general one ---------------------------------------------------
+@gm.custom_gradient
+def cube(x, scale):
+    def grad_fn(upstream):
+        return upstream * 3 * scale * x ** 2, None
+    return scale * x ** 3, grad_fn
+
+
+@gm.custom_gradient
+def cube_with_default(x, scale=1.0):  # a default: bound by the general steps
+    return scale * x ** 3, lambda upstream: upstream * 3 * scale * x ** 2
+
+
+def _cube_call(how):
+    """The gradient at 2 of a cube and what the tape recorded, called ``how``: plainly or
+    with a default left out (its own step, ``_plain_call``), with a keyword argument or while
+    a listener hears (the general steps)."""
+    x = gm.constant(np.float64(2.0))
+    listener = gm.core.context.Listener()
+    if how == "heard":  # a listener on the stack: the call is told to it, by the general path
+        gm.core.context.push(listener)
+    try:
+        with gm.GradientTape() as tape:
+            tape.watch(x)
+            y = {"keyword": lambda: cube_with_default(x, scale=1.0),
+                 "default": lambda: cube_with_default(x)}.get(how, lambda: cube(x, 1.0))()
+        names = [e[0].name for e in tape._entries]
+        return float(tape.gradient(y, x)), names
+    finally:
+        gm.core.context.remove(listener)
+
+
+@pytest.mark.parametrize("how", ["plain", "default", "keyword", "heard"])
+def test_a_custom_call_records_the_same_op_on_every_path(how):
+    gradient, names = _cube_call(how)
+    assert gradient == 12.0 and names[:2] == ["power", "multiply"] and names[2].startswith("cube")
+
+
+@pytest.mark.parametrize("returned,dtype", [("float64", np.float64), ("float32", np.float64)],
+                         ids=["as-is", "cast"])
+def test_grad_fns_result_is_taken_as_is_when_it_matches_and_cast_otherwise(returned, dtype):
+    @gm.custom_gradient
+    def double(x):
+        return 2 * x, lambda up: gm.Tensor(np.full(np.shape(up), 2.0, dtype=returned))
+    x = gm.Tensor(np.ones(3))
+    with gm.GradientTape() as tape:
+        tape.watch(x)
+        y = double(x)
+    g = tape.gradient(y, x)
+    assert g.dtype == dtype and g.tolist() == [2.0, 2.0, 2.0]

@@ -267,6 +267,19 @@ def test_cholesky_gradient_lies_on_the_triangle_numpy_reads():
     np.testing.assert_allclose(lower, np.eye(3), atol=1e-12)
 
 
+@pytest.mark.parametrize("shape", [(1, 1), (31, 31), (33, 33), (100, 100), (2, 40, 40)], ids=sid)
+def test_lower_inv_by_halves_is_the_inverse(shape):
+    L = np.linalg.cholesky(spd(*shape)(rng_for("lower_inv", shape)))
+    np.testing.assert_allclose(linalg.lower_inv(L), np.linalg.inv(L), rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("order", [1, 2])
+def test_cholesky_rule_past_the_halving_size_agrees_with_finite_differences(order):
+    a = spd(40, 40)(rng_for("cholesky-40", order))  # 40 > 32: cholesky's rule inverts L by halves
+    w = rng_for("cholesky-40-w", order).standard_normal((40, 40))
+    assert gm.check_grad(lambda x: np.sum(LA.cholesky(x) * w), a, order=order)
+
+
 def test_eigvalsh_sum_gradient_is_identity():
     a = spd(3, 3)(rng_for("hand", "eigvalsh"))  # sum of eigenvalues = trace
     np.testing.assert_allclose(grad_of(lambda x: np.sum(LA.eigvalsh(x)), a), np.eye(3), atol=1e-12)

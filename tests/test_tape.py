@@ -69,6 +69,15 @@ def test_constant_python_float_value_is_exact_in_float32():
     assert_tensor(gm.constant(100.0), f32(100.0), "float32")
 
 
+@pytest.mark.parametrize("value", [2.0, -0.1, float("inf")], ids=["two", "tenth", "inf"])
+def test_constant_of_a_python_float_is_what_to_array_gives(value):
+    # gm.constant takes a Python float straight to a float32 array: the same as the general path
+    from gradmagic.core.tensor import to_array
+    fast, general = gm.constant(value).value, to_array(value, None, "constant", "value")
+    assert type(fast) is type(general) is np.ndarray and fast.dtype == general.dtype
+    assert fast.shape == general.shape == () and fast == general
+
+
 @pytest.mark.parametrize("value, dtype, expected", [
     pytest.param(2, "float64", 2.0, id="int-to-float64"),
     pytest.param(2.5, np.float64, 2.5, id="float-to-float64"),

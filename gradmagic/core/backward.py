@@ -16,6 +16,7 @@ import numpy as np
 from .._backend import xp_of
 from . import ops
 from .context import LEVEL, TAPES
+from .primitive import apply
 from .tensor import Tensor, Variable, replace_variables
 
 
@@ -45,17 +46,43 @@ def unbroadcast(g, shape):
     gshape = g.shape
     if gshape == shape:
         return g
+    if not shape:  # a scalar's: the total
+        return apply(ops.SUM, g, axis=None, keepdims=False)
     axes = broadcast_axes(gshape, shape)
     if axes is None:
         return ops.broadcast_to(g, shape)  # a rule gave less than the full shape
-    return ops.reshape(ops.sum(g, axis=axes, keepdims=True), shape)
+    return ops.reshape(apply(ops.SUM, g, axis=axes, keepdims=True), shape)
+
+
+SEEDS = {}  # NumPy dtype -> the seed of every scalar target of that dtype: a read-only 0-d one
 
 
 def ones(x):
-    """Ones of ``x``'s shape and dtype, as a seed for ``x``'s own gradient."""
-    if not x.shape and isinstance(x, (np.ndarray, np.generic)):
-        return np.array(1, dtype=x.dtype)  # a scalar loss: four times quicker than np.ones
+    """Ones of ``x``'s shape and dtype, as a seed for ``x``'s own gradient. A NumPy scalar's
+    is a NumPy scalar one (its arithmetic is several times quicker than a 0-d array's); a 0-d
+    NumPy array's, its dtype's shared read-only one, which ``known_ones`` recognises, with
+    its views."""
+    if isinstance(x, np.generic):
+        return x.dtype.type(1)
+    if not x.shape and type(x) is np.ndarray:
+        return one(x.dtype)
     return xp_of(x).ones(x.shape, dtype=x.dtype)
+
+
+def one(dtype):
+    """The seed of every scalar target of a NumPy ``dtype``: a shared read-only 0-d one."""
+    seed = SEEDS.get(dtype)
+    if seed is None:
+        seed = SEEDS[dtype] = np.ones((), dtype=dtype)
+        seed.flags.writeable = False  # never written: so a view of it holds ones
+    return seed
+
+
+def known_ones(a) -> bool:
+    """Whether ``a`` is the seed of a scalar target or a view of it (the broadcast that a
+    sum's rule makes of it): all ones, known without looking at the values."""
+    base = getattr(a, "base", None)
+    return (a if base is None else base) is SEEDS.get(getattr(a, "dtype", None))
 
 
 def backward(entries, ids, seeds, want, record, hooks=(), free=False):
@@ -65,6 +92,66 @@ def backward(entries, ids, seeds, want, record, hooks=(), free=False):
     once walked, so what its op saved is freed as early as the backward pass allows."""
     grads = dict(seeds)
     found = {}
+    if not record and not hooks:
+        _plain(entries, ids, grads, want, found, free)
+    else:
+        _heard(entries, ids, grads, want, found, record, hooks, free)
+    for i in want:
+        if i not in found and i in grads:
+            found[i] = grads[i]
+    return found
+
+
+def _plain(entries, ids, grads, want, found, free):
+    """The walk when no tape records it and no listener hears it, on raw values: most
+    passes are first-order ones, and this is where they spend their time. It is
+    ``_heard`` less its Tensors and hooks, kept as a second loop so that a plain pass
+    checks neither once per op (tests/test_backward.py runs both on the same graphs)."""
+    pop, get = grads.pop, grads.get
+    for k in range(len(entries) - 1, -1, -1):
+        prim, args, vals, out, params = entries[k]
+        if free:
+            entries[k] = None
+        if type(out) is tuple:  # an op with several outputs (a custom function's, often one)
+            g = _upstreams(grads, out, want, found, False)
+            if g is None:
+                continue
+            ans = out if prim.joint else tuple([o.value for o in out])  # a custom rule reads none
+        else:
+            g = pop(id(out), None)
+            if g is None:
+                continue
+            if id(out) in want:
+                found[id(out)] = g
+            ans = out.value
+        vjps = prim.vjps
+        joint = prim.joint
+        if joint:  # one call gives every input's gradient (a custom gradient)
+            vjps = vjps(g, ans, *vals, **params)
+        i = -1
+        for a in args:
+            i += 1
+            aid = id(a)
+            if aid not in ids:  # ids hold live Tensors only: no number or array matches
+                continue
+            if joint:
+                c = vjps[i]
+            else:
+                rule = vjps[i]
+                if rule is None:
+                    continue
+                c = rule(g, ans, *vals, **params) if params else rule(g, ans, *vals)
+            if c is None:
+                continue
+            shape = vals[i].shape
+            if c.shape != shape:
+                c = unbroadcast(c, shape)
+            prev = get(aid)
+            grads[aid] = c if prev is None else prev + c
+
+
+def _heard(entries, ids, grads, want, found, record, hooks, free):
+    """The walk in general: rules on Tensors when ``record``, each step told to ``hooks``."""
     pop, get = grads.pop, grads.get
     order = LEVEL.get()
     for k in range(len(entries) - 1, -1, -1):
@@ -81,7 +168,7 @@ def backward(entries, ids, seeds, want, record, hooks=(), free=False):
             g = pop(id(out), None)
             if g is None:
                 continue
-            if want and id(out) in want:
+            if id(out) in want:
                 found[id(out)] = g
             if record:
                 if not isinstance(g, Tensor):
@@ -131,10 +218,6 @@ def backward(entries, ids, seeds, want, record, hooks=(), free=False):
         if hooks:
             for h in hooks:
                 h.on_backward_step(entry, g, downs, order)
-    for i in want:
-        if i not in found and i in grads:
-            found[i] = grads[i]
-    return found
 
 
 def _unbroadcast_seen(c, shape, tensor, hooks):

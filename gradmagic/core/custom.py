@@ -19,10 +19,10 @@ from typing import Callable
 import numpy as np
 
 from .._array_api import numpy_names
-from .._backend import kind, xp_of
+from .._backend import MODULES, kind, xp_of
 from ..errors import GradientTypeError, GradientValueError
-from .context import Listener, level, listeners, push, remove, stack
-from .nest import flatten, is_nest
+from .context import LEVEL, TAPES, Listener, level, listeners, push, remove, stack
+from .nest import NESTS, flatten, is_nest
 from .ops import astype
 from .primitive import Primitive, record_custom
 from .tensor import Tensor, Variable
@@ -113,7 +113,7 @@ class CustomCall:
         per input, then per variable."""
         upstream = g  # one per output: the entry of a custom op always has a tuple of outputs
         record = isinstance(upstream[0], Tensor)
-        if not record and type(upstream[0]) is not np.ndarray:
+        if not record and MODULES.get(type(upstream[0])) is not np:
             xp = xp_of(upstream[0])
             if xp is not np and numpy_names(xp) is not xp:  # an array-API module's arrays do not defer to a
                 # Tensor in operators (NumPy's and CuPy's do), and grad_fn may hold Tensors of
@@ -127,6 +127,10 @@ class CustomCall:
         except Exception as e:
             e.add_note(f"(raised by the grad_fn of custom_gradient function {self.name!r})")
             raise
+        if len(self.inputs) == 1 and not self.variables and isinstance(result, Tensor) and not record:
+            x = self.inputs[0]  # the commonest result, one gradient for one input: when it is
+            if as_is(x.value if isinstance(x, Tensor) else x, result.value):  # already right,
+                return (result.value,)  # nothing more is checked or converted
         return check_gradients(self, result, record)
 
 
@@ -171,6 +175,13 @@ def _sequence(call, result, n, what, bare=True):
     return list(result)
 
 
+def as_is(xv, gv) -> bool:
+    """Whether ``gv`` is a gradient for a value ``xv`` as it stands: of its module (a NumPy
+    scalar for a NumPy array), shape and dtype."""
+    same_module = type(gv) is type(xv) or (type(xv) is np.ndarray and isinstance(gv, np.generic))
+    return same_module and hasattr(gv, "shape") and gv.shape == xv.shape and gv.dtype == xv.dtype
+
+
 def check_gradient(call: CustomCall, i: int, grad, record: bool):
     """The gradient ``grad_fn`` gave input (or variable) ``i``: None, or an array of its
     shape and floating dtype (cast to its dtype), else an error naming both."""
@@ -179,8 +190,7 @@ def check_gradient(call: CustomCall, i: int, grad, record: bool):
     x = call.inputs[i] if i < len(call.inputs) else call.variables[i - len(call.inputs)]
     xv = x.value if isinstance(x, Tensor) else x
     gv = grad.value if isinstance(grad, Tensor) else grad
-    same_module = type(gv) is type(xv) or (type(xv) is np.ndarray and isinstance(gv, np.generic))
-    if same_module and hasattr(gv, "shape") and gv.shape == xv.shape and gv.dtype == xv.dtype:
+    if as_is(xv, gv):
         if not record:  # the common case: nothing more to check or convert
             return gv
         return grad if isinstance(grad, Tensor) else Tensor(gv)
@@ -265,6 +275,27 @@ def _followed_keyword(name, kwargs):
                     f"its gradient from grad_fn")
 
 
+def _made_variables():
+    """A watcher holding what a body that made the first Variable read: the Variables the
+    recording tapes watched (they watch a trainable one as it is used)."""
+    watcher = _VariableWatcher()
+    for t in stack():
+        for v in (t.watched_variables() if t.records else ()):
+            if v.trainable:
+                watcher.variables.setdefault(id(v), v)
+    return watcher
+
+
+def _pair(name, result):
+    """``(y, grad_fn)``, what a custom function must return, or an error that says so."""
+    if not (isinstance(result, (tuple, list)) and len(result) == 2 and callable(result[1])):
+        raise GradientTypeError(
+            f"custom_gradient({name}): {name} must return a pair (y, grad_fn), got "
+            f"{_describe(result)}; end it with `return y, grad_fn`, where grad_fn(upstream) "
+            "returns the gradient of each input")
+    return result
+
+
 class CustomGradientFunction:
     """A function whose gradient is the ``grad_fn`` it returns (see ``custom_gradient``)."""
 
@@ -281,12 +312,14 @@ class CustomGradientFunction:
         # inspect reads this first, so the decorated function introspects as f does
         # (getfullargspec would otherwise take it, with its __get__, for a builtin method)
         self.__signature__ = self._signature
-        # the common case, plain positional parameters called positionally, binds without
-        # inspect (which costs more than the rest of a call)
+        # the common case, positional parameters called positionally (those with defaults left
+        # out or not), binds without inspect (which costs more than the rest of a call)
         params = list(self._signature.parameters.values()) if self._signature else []
-        plain = all(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty
-                    for p in params)
+        plain = all(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params)
         self._positional = tuple(p.name for p in params) if self._signature and plain else None
+        # how many arguments such a call takes: from the required ones to all ((1, 0): none)
+        self._arity = (1, 0) if self._positional is None else (
+            sum(p.default is p.empty for p in params), len(params))
         self._prim = Primitive(self._name)
         self._prim.vjps = _custom_vjp
         self._prim.joint = True
@@ -298,14 +331,25 @@ class CustomGradientFunction:
         return functools.partial(self._call, obj)
 
     def __call__(self, *args, **kwargs):
+        if not kwargs and self._arity[0] <= len(args) <= self._arity[1] and not Variable.exist:
+            for a in args:
+                if isinstance(a, NESTS):
+                    break
+            else:
+                for t in TAPES.get():
+                    if not t.records:  # a listener: it hears the call begin and end
+                        break
+                else:
+                    return self._plain_call(args)
         return self._call(None, *args, **kwargs)
 
     def _bind(self, obj, args, kwargs):
         """Inputs (the positional arguments, as TensorFlow records them), keyword arguments
         (hyper-parameters, passed to the function as they are) and the inputs' parameter names."""
         lead = () if obj is None else (obj,)
-        if not kwargs and self._positional is not None and len(lead) + len(args) == len(self._positional):
-            return list(args), {}, list(self._positional[len(lead):])
+        n = len(lead) + len(args)
+        if not kwargs and self._arity[0] <= n <= self._arity[1]:
+            return list(args), {}, list(self._positional[len(lead):n])
         if self._signature is None:
             if kwargs:
                 raise GradientTypeError(f"{self._name}(): keyword arguments need an inspectable signature")
@@ -343,6 +387,27 @@ class CustomGradientFunction:
                 h.on_function_exit(name, outs)
         return result
 
+    def _plain_call(self, args):
+        """The common call, with what ``_run`` checks known beforehand: positional
+        arguments that bind as they are, none nested, no listener to tell and no Variable
+        the body could read. ``_run`` does the same steps in general; this is the custom
+        function's cost in a loop (tests/test_custom.py runs both on the same functions)."""
+        result = self._f(*args)
+        y = result[0] if type(result) is tuple and len(result) == 2 else None
+        if Variable.exist or not isinstance(y, Tensor) or not callable(result[1]):
+            # the body made a Variable, gave a nest of outputs or no pair: the general steps
+            watcher = _made_variables() if Variable.exist else None
+            names = list(self._positional[:len(args)])
+            return self._finish(result, watcher, list(args), names, (), {}, None)[0]
+        if not TAPES.get():
+            return y
+        out = Tensor(y.value)
+        inputs = list(args)
+        names = self._positional if len(args) == len(self._positional) else self._positional[:len(args)]
+        call = self.call_type(self._name, result[1], names, inputs, (), self, (), None, LEVEL.get(), None)
+        record_custom(self._prim, inputs, (y,), (out,), {"call": call})
+        return out
+
     def _run(self, obj, lead, args, kw, names, inputs, unflatten):
         """Run the body on ``args`` and record its outputs as one op over ``inputs`` (the
         arguments' leaves)."""
@@ -354,26 +419,16 @@ class CustomGradientFunction:
                 result = self._f(*lead, *args, **kw)
             finally:
                 remove(watcher)
-        else:  # no Variable exists, so the body can read none, unless it makes one:
-            watcher = None
+        else:  # no Variable exists, so the body can read none, unless it makes one
             result = self._f(*lead, *args, **kw)
-            if Variable.exist:  # then the reads that matter are those a recording tape saw
-                watcher = _VariableWatcher()
-                for t in stack():
-                    for v in (t.watched_variables() if t.records else ()):
-                        if v.trainable:
-                            watcher.variables.setdefault(id(v), v)
-        if not (isinstance(result, (tuple, list)) and len(result) == 2 and callable(result[1])):
-            raise GradientTypeError(
-                f"custom_gradient({name}): {name} must return a pair (y, grad_fn), got "
-                f"{_describe(result)}; end it with `return y, grad_fn`, where grad_fn(upstream) "
-                "returns the gradient of each input")
-        y, grad_fn = result
-        if isinstance(y, Tensor):  # the common case: one output
-            ys, rebuild = [y], None
-        else:  # a nest of outputs (or a value to wrap): one upstream per leaf, as TensorFlow
-            leaves, _, rebuild = flatten(y)
-            ys = [t if isinstance(t, Tensor) else Tensor(t) for t in leaves]
+            watcher = _made_variables() if Variable.exist else None
+        return self._finish(result, watcher, inputs, names, lead, kw, unflatten)
+
+    def _finish(self, result, watcher, inputs, names, lead, kw, unflatten):
+        """The body's ``result`` checked and recorded, with the variables ``watcher`` saw
+        it read."""
+        name = self._name
+        y, grad_fn = _pair(name, result)
         variables = []
         if watcher is not None and watcher.variables:
             taken = {id(a) for a in inputs}
@@ -384,10 +439,21 @@ class CustomGradientFunction:
                 f"since {name} uses variables: {[v.name for v in variables]} (read inside "
                 "without being inputs). Define grad_fn(*upstream, variables=None) and return "
                 "(grad_xs, grad_vars), one gradient per variable in grad_vars")
+        return self._record(y, grad_fn, inputs, names, variables, lead, kw, unflatten)
+
+    def _record(self, y, grad_fn, inputs, names, variables, lead, kw, unflatten):
+        """The outputs of a call that gave ``(y, grad_fn)``, recorded as one op over
+        ``inputs`` and ``variables`` on the active tapes; and the outputs as a tuple."""
+        if isinstance(y, Tensor):  # the common case: one output
+            ys, rebuild = [y], None
+        else:  # a nest of outputs (or a value to wrap): one upstream per leaf, as TensorFlow
+            leaves, _, rebuild = flatten(y)
+            ys = [t if isinstance(t, Tensor) else Tensor(t) for t in leaves]
         if not stack():
             return y, tuple(ys)
         outs = tuple([Tensor(t.value) for t in ys])
-        call = self.call_type(name, grad_fn, names, inputs, variables, self, lead, kw, level(), unflatten)
+        call = self.call_type(self._name, grad_fn, names, inputs, variables, self, lead, kw, level(),
+                              unflatten)
         record_custom(self._prim, inputs + variables if variables else inputs, ys, outs, {"call": call})
         return (outs[0] if rebuild is None else rebuild(list(outs))), outs
 

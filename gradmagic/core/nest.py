@@ -4,9 +4,12 @@ their targets and sources with it, ``custom_gradient`` its arguments and results
 """
 
 
+NESTS = (list, tuple, dict)
+
+
 def is_nest(value):
     """Whether ``value`` is a list, tuple or dict (a nest whose leaves are flattened)."""
-    return isinstance(value, (list, tuple, dict))
+    return isinstance(value, NESTS)
 
 
 def _keys(d, ordered):

@@ -6,6 +6,8 @@ give a raw array out, at NumPy speed; a Tensor in gives a Tensor out, recorded o
 active tape (each tape keeps it only if it follows one of the inputs).
 """
 
+import functools
+
 import numpy as np
 
 from .._array_api import numpy_names
@@ -54,10 +56,8 @@ class Primitive:
                 f = self.op
             elif self.forward is None:
                 f = getattr(ns, self.name)
-            else:
-                forward = self.portable if ns is not xp and self.portable else self.forward
-                def f(*args, **params):
-                    return forward(ns, *args, **params)
+            else:  # bound to the module once (a partial: no Python frame per call)
+                f = functools.partial(self.portable if ns is not xp and self.portable else self.forward, ns)
             self._impls[xp] = f
         return f
 
@@ -100,37 +100,50 @@ def apply(prim, *args, **params):
     cls = result_class(args)
     out = _new(cls)
     out.value = prim.impl(common_xp(vals))(*vals, **params)
-    tapes = TAPES.get()
-    if tapes and prim.vjps is not None:
-        record(tapes, prim, args, vals, out, params)
-    if cls.made is not None and prim.vjps is not None:
-        cls.made(prim, args, vals, out, params)
+    if prim.vjps is not None:
+        for tape in TAPES.get():
+            tape.on_op(prim, args, vals, out, params)
+        if cls.made is not None:
+            cls.made(prim, args, vals, out, params)
     return out
 
 
 def unary(prim, a, params=NO_PARAMS):
     """``apply(prim, a, **params)``."""
     if not isinstance(a, Tensor):
-        return prim.impl(common_xp((a,)))(a, **params)
+        f = prim.np if MODULES.get(type(a)) is np else prim.impl(common_xp((a,)))
+        return f(a, **params) if params else f(a)
     va = a.value
-    xp = MODULES.get(type(va)) or xp_of(va)
-    f = prim.np if xp is np else prim.impl(xp)
-    cls = Tensor if type(a) is Tensor else a.result_class
+    f = prim.np if MODULES.get(type(va)) is np else prim.impl(xp_of(va))
+    cls = a.result_class
     out = _new(cls)
     out.value = f(va, **params) if params else f(va)
-    tapes = TAPES.get()
-    if tapes and prim.vjps is not None:
-        record(tapes, prim, (a,), (va,), out, params)
-    if cls is not Tensor and cls.made is not None and prim.vjps is not None:
-        cls.made(prim, (a,), (va,), out, params)
+    if prim.vjps is not None:
+        tapes = TAPES.get()
+        if tapes:
+            args = (a,)
+            for tape in tapes:
+                tape.on_op(prim, args, (va,), out, params)
+        if cls.made is not None:
+            cls.made(prim, (a,), (va,), out, params)
     return out
 
 
 def binary(prim, a, b, params=NO_PARAMS):
     """``apply(prim, a, b, **params)``: an operator's, with no parameters."""
-    va = a.value if isinstance(a, Tensor) else a
-    vb = b.value if isinstance(b, Tensor) else b
-    if va is a and vb is b:
+    if isinstance(a, Tensor):
+        va, cls = a.value, a.result_class
+        if isinstance(b, Tensor):
+            vb = b.value
+            if cls is Tensor:
+                cls = b.result_class
+        else:
+            vb = b
+    elif isinstance(b, Tensor):
+        va, vb, cls = a, b.value, b.result_class
+    elif MODULES.get(type(a)) is np and MODULES.get(type(b)) is np:  # NumPy values: a rule's op
+        return prim.np(a, b, **params) if params else prim.np(a, b)
+    else:
         return prim.impl(common_xp((a, b)))(a, b, **params)
     xp, xb = MODULES.get(type(va)), MODULES.get(type(vb))
     if xp is not xb:  # a Python number goes with any module; anything else is checked
@@ -143,16 +156,16 @@ def binary(prim, a, b, params=NO_PARAMS):
     elif xp is None:
         xp = common_xp((va, vb))
     f = prim.np if xp is np else prim.impl(xp)
-    cls = a.result_class if va is not a and type(a) is not Tensor else Tensor
-    if cls is Tensor and vb is not b and type(b) is not Tensor:
-        cls = b.result_class
     out = _new(cls)
     out.value = f(va, vb, **params) if params else f(va, vb)
-    tapes = TAPES.get()
-    if tapes and prim.vjps is not None:
-        record(tapes, prim, (a, b), (va, vb), out, params)
-    if cls is not Tensor and cls.made is not None and prim.vjps is not None:
-        cls.made(prim, (a, b), (va, vb), out, params)
+    if prim.vjps is not None:
+        tapes = TAPES.get()
+        if tapes:
+            args, vals = (a, b), (va, vb)
+            for tape in tapes:
+                tape.on_op(prim, args, vals, out, params)
+        if cls.made is not None:
+            cls.made(prim, (a, b), (va, vb), out, params)
     return out
 
 
@@ -164,12 +177,6 @@ def result_class(args):
         if isinstance(a, Tensor) and a.result_class is not Tensor:
             return a.result_class
     return Tensor
-
-
-def record(tapes, prim, args, vals, out, params):
-    """Tell every tape and listener on ``tapes`` that ``out = prim(*args, **params)`` ran."""
-    for tape in tapes:
-        tape.on_op(prim, args, vals, out, params)
 
 
 def record_custom(prim, inputs, ys, outs, params):

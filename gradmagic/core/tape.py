@@ -89,7 +89,9 @@ class GradientTape:
         ids = self._ids
         hit = False
         for a in args:  # ids hold live Tensors only, so a number's id cannot match one
-            if id(a) in ids or (type(a) is Variable and self._watches_on_use(a)):
+            if id(a) in ids:
+                hit = True
+            elif type(a) is Variable and self._watches_on_use(a):  # every one used is watched
                 hit = True
         if hit:
             self._entries.append((prim, args, vals, out, params))
@@ -116,7 +118,10 @@ class GradientTape:
                 hit = True
         if hit:
             self._entries.append((prim, inputs, vals, outs, params))
-            ids.update(map(id, outs))
+            if len(outs) == 1:
+                ids.add(id(outs[0]))
+            else:
+                ids.update(map(id, outs))
             level = LEVEL.get()
             if level:
                 self._levels[id(outs[0])] = level
@@ -133,6 +138,9 @@ class GradientTape:
 
     def watch(self, tensor) -> None:
         """Follow ``tensor`` (a Tensor, a Variable, or a list/tuple/dict of them)."""
+        if type(tensor) is Tensor and kind(tensor.value.dtype) in "fc":  # the commonest: one, floating
+            self._watch_one(tensor)
+            return
         try:
             leaves = _flatten(tensor, "GradientTape.watch", "tensor")[0]
         except GradientTypeError as e:  # a ValueError too, as TensorFlow raises there
@@ -202,9 +210,12 @@ class GradientTape:
         persistent; when no listener needs the entries afterwards, each is freed once
         walked (so the values it saved go as soon as they are used, as in PyTorch)."""
         want = {id(s) for s in sources}
-        start = {}
-        for t, s in zip(targets, seeds):
-            start[id(t)] = start[id(t)] + s if id(t) in start else s
+        if len(targets) == 1:
+            start = {id(targets[0]): seeds[0]}
+        else:
+            start = {}
+            for t, s in zip(targets, seeds):
+                start[id(t)] = start[id(t)] + s if id(t) in start else s
         # one more than the highest order of the ops the targets depend on
         order = self._order = 1 + (self._levels_below(start) if self._level else 0)
         token = LEVEL.set(order)  # ops recorded during this pass belong to that order
@@ -230,8 +241,9 @@ class GradientTape:
         A source the target does not depend on gets ``None``, or zeros with
         ``unconnected_gradients="zero"``.
         """
-        self._check_usable("gradient")
-        how = _unconnected(unconnected_gradients)
+        if self._used:
+            self._check_usable("gradient")
+        how = "none" if unconnected_gradients == "none" else _unconnected(unconnected_gradients)
         if self._persistent and self in TAPES.get():
             warnings.warn("GradientTape.gradient: called on a persistent tape inside its own "
                           "context, so the tape records the gradient computation too (for a "

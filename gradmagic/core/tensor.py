@@ -284,4 +284,6 @@ def constant(value, dtype=None) -> Tensor:
     >>> gm.constant(2.0)
     <gm.Tensor: shape=(), dtype=float32, numpy=2.0>
     """
+    if type(value) is float and dtype is None and default_xp() is np:  # the commonest: to_array's answer
+        return Tensor(np.array(value, np.float32))
     return Tensor(to_array(value, dtype, "constant", "value"))

@@ -16,7 +16,9 @@ import numpy as np
 
 from .._array_api import numpy_names
 from .._backend import kind, xp_of
-from . import ops
+from . import fused, ops
+from .fused import (divide_backward, mean_backward, power_backward, sigmoid_backward,
+                    sum_backward, tanh_backward)
 from .ops import (cos, cosh, cumsum, exp, exp2, flip, floor, getitem, log, matmul, trunc,
                   reshape, scatter_add, sigmoid, sign, sin, sinh, sqrt, swapaxes, transpose,
                   where, zeros_like)
@@ -50,7 +52,7 @@ defvjp(U[np.arccos], lambda g, ans, x: -g / sqrt(1 - x ** 2), labels=("-1 / sqrt
 defvjp(U[np.arctan], lambda g, ans, x: g / (1 + x ** 2), labels=("1 / (1 + x^2)",))
 defvjp(U[np.sinh], lambda g, ans, x: g * cosh(x), labels=("cosh(x)",))
 defvjp(U[np.cosh], lambda g, ans, x: g * sinh(x), labels=("sinh(x)",))
-defvjp(U[np.tanh], lambda g, ans, x: g * (1 - ans ** 2), labels=("1 - tanh(x)^2",))
+defvjp(U[np.tanh], lambda g, ans, x: tanh_backward(g, ans), labels=("1 - tanh(x)^2",))
 defvjp(U[np.arcsinh], lambda g, ans, x: g / sqrt(x ** 2 + 1), labels=("1 / sqrt(x^2 + 1)",))
 defvjp(U[np.arccosh], lambda g, ans, x: g / sqrt(x ** 2 - 1), labels=("1 / sqrt(x^2 - 1)",))
 defvjp(U[np.arctanh], lambda g, ans, x: g / (1 - x ** 2), labels=("1 / (1 - x^2)",))
@@ -59,7 +61,7 @@ defvjp(U[np.radians], lambda g, ans, x: g * (math.pi / 180), labels=("pi / 180",
 defvjp(U[np.rad2deg], lambda g, ans, x: g * (180 / math.pi), labels=("180 / pi",))
 defvjp(U[np.degrees], lambda g, ans, x: g * (180 / math.pi), labels=("180 / pi",))
 defvjp(U[np.conjugate], lambda g, ans, x: g, labels=("1",))  # real values only
-defvjp(ops.SIGMOID, lambda g, ans, x: g * (ans * (1 - ans)), labels=("s(x) (1 - s(x))",))
+defvjp(ops.SIGMOID, lambda g, ans, x: sigmoid_backward(g, ans), labels=("s(x) (1 - s(x))",))
 defvjp(ops.SOFTPLUS, lambda g, ans, x: g * sigmoid(x), labels=("sigmoid(x)",))
 defvjp(ops.IDENTITY, lambda g, ans, x: g, labels=("1",))
 defvjp(ops.ASTYPE, lambda g, ans, x, dtype: ops.astype(g, x.dtype) if kind(x.dtype) in "fc" else None,
@@ -69,15 +71,15 @@ defvjp(ops.ASTYPE, lambda g, ans, x, dtype: ops.astype(g, x.dtype) if kind(x.dty
 defvjp(U[np.add], lambda g, ans, x, y: g, lambda g, ans, x, y: g, labels=("1", "1"))
 defvjp(U[np.subtract], lambda g, ans, x, y: g, lambda g, ans, x, y: -g, labels=("1", "-1"))
 defvjp(U[np.multiply], lambda g, ans, x, y: g * y, lambda g, ans, x, y: g * x, labels=("y", "x"))
-defvjp(U[np.divide], lambda g, ans, x, y: g / y, lambda g, ans, x, y: -g * ans / y,
+defvjp(U[np.divide], lambda g, ans, x, y: g / y, lambda g, ans, x, y: divide_backward(g, ans, y),
        labels=("1 / y", "-x / y^2"))
 
 
 def power_vjp_base(g, ans, x, y):
-    if type(y) is int and y == 2:  # the commonest power: x ** 1 would cost a copy
-        return g * (2 * x)
-    if type(y) in (int, float) and y == 0:  # x ** 0 is 1, a constant: not 0 * x ** -1,
-        return ops.zeros_like(x)  # NaN at 0 (where the fifth derivative of x ** 4 ends up)
+    if type(y) in (int, float):  # a number: one op (y == 2 costs no power)
+        if y == 0:  # x ** 0 is 1, a constant: not 0 * x ** -1,
+            return ops.zeros_like(x)  # NaN at 0 (where the fifth derivative of x ** 4 ends up)
+        return power_backward(g, x, y)
     return g * (y * x ** (y - 1))
 
 
@@ -206,10 +208,10 @@ def logsumexp_vjp(g, ans, x, axis=None, keepdims=False):
     return unreduce(g, x, axis, keepdims) * exp(x - unreduce(ans, x, axis, keepdims))
 
 
-defvjp(ops.SUM, lambda g, ans, x, axis=None, keepdims=False: unreduce(g, x, axis, keepdims),
+defvjp(ops.SUM, lambda g, ans, x, axis=None, keepdims=False: sum_backward(g, x.shape, axis, keepdims),
        labels=("broadcast",))
-defvjp(ops.MEAN, lambda g, ans, x, axis=None, keepdims=False: unreduce(g / _count(x, axis), x, axis, keepdims),
-       labels=("1 / n",))
+defvjp(ops.MEAN, lambda g, ans, x, axis=None, keepdims=False:
+       mean_backward(g, x.shape, axis, keepdims, _count(x, axis)), labels=("1 / n",))
 defvjp(ops.PROD, prod_vjp, labels=("product of the others",))
 defvjp(ops.MAX, extremum_vjp, labels=("[x == max] / ties",))
 defvjp(ops.MIN, extremum_vjp, labels=("[x == min] / ties",))
@@ -218,6 +220,28 @@ defvjp(ops.STD, std_vjp, labels=("(x - mean) / ((n - ddof) std)",))
 defvjp(ops.CUMSUM, cumsum_vjp, labels=("reverse cumsum",))
 defvjp(ops.CUMPROD, cumprod_vjp, labels=("exclusive cumprod * reverse scan",))
 defvjp(ops.LOGSUMEXP, logsumexp_vjp, labels=("softmax(x)",))
+
+
+# -- backward primitives (fused.py): the rules above, as ops, and their own rules ----------
+def power_backward_vjp_x(u, r, g, x, y, c=1):  # d/dx of c g y x^(y-1): c g y (y-1) x^(y-2)
+    if y == 1:  # c g x^0 has no x in it
+        return ops.zeros_like(x)
+    return power_backward(g, x, y - 1, c * y) * u
+
+
+defvjp(fused.TANH_BACKWARD, lambda u, r, g, ans: tanh_backward(u, ans),
+       lambda u, r, g, ans: u * g * (-2 * ans), labels=("1 - ans^2", "-2 upstream ans"))
+defvjp(fused.SIGMOID_BACKWARD, lambda u, r, g, ans: sigmoid_backward(u, ans),
+       lambda u, r, g, ans: u * g * (1 - 2 * ans), labels=("ans (1 - ans)", "upstream (1 - 2 ans)"))
+defvjp(fused.POWER_BACKWARD, lambda u, r, g, x, y, c=1: power_backward(u, x, y, c), power_backward_vjp_x,
+       labels=("c y x^(y-1)", "upstream c y (y-1) x^(y-2)"))
+defvjp(fused.DIVIDE_BACKWARD, lambda u, r, g, ans, y: divide_backward(u, ans, y),
+       lambda u, r, g, ans, y: divide_backward(u, g, y), lambda u, r, g, ans, y: divide_backward(u, r, y),
+       labels=("-ans / y", "-upstream / y", "upstream ans / y^2"))
+defvjp(fused.SUM_BACKWARD, lambda u, r, g, shape, axis, keepdims: ops.sum(u, axis=axis, keepdims=keepdims),
+       labels=("sum",))
+defvjp(fused.MEAN_BACKWARD, lambda u, r, g, shape, axis, keepdims, n: ops.sum(u, axis=axis, keepdims=keepdims) / n,
+       labels=("sum / n",))
 
 
 # -- shape ------------------------------------------------------------------------------

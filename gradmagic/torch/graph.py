@@ -120,8 +120,11 @@ class Node:
 
     def __init__(self, prim, args, vals, params, outs):
         self.prim, self.args, self.vals, self.params = prim, args, vals, params
-        self.outs = tuple([weakref.ref(o) for o in outs])
-        self.out_versions = tuple([o.version for o in outs])
+        if len(outs) == 1:  # the commonest: one output
+            self.outs, self.out_versions = (weakref.ref(outs[0]),), (outs[0].version,)
+        else:
+            self.outs = tuple([weakref.ref(o) for o in outs])
+            self.out_versions = tuple([o.version for o in outs])
         # what an output nobody holds any more looks like (only an op with several outputs
         # can be walked without one of them: a single output is held by what reached it)
         self.metas = tuple([(o.value.shape, o.value.dtype, type(o)) for o in outs]) if (
@@ -334,7 +337,7 @@ class Walk:
             if o is None or o.version != v:  # gone, or changed in place since
                 return self._entry_changed(node)
             outs.append(o)
-        ids.update([id(o) for o in outs])
+            ids.add(id(o))
         return (node.prim, node.args, node.vals, tuple(outs) if node.prim.joint else outs[0],
                 node.params)
 
