@@ -1227,3 +1227,19 @@ def test_comparison_mask_does_not_block_the_gradient_of_the_selected_values():
         tape.watch(x)
         y = np.sum(x * (x > 0).astype(np.float64))
     np.testing.assert_array_equal(tape.gradient(y, x).numpy(), [0.0, 1.0, 1.0])
+
+
+def test_index_set_and_index_add_give_values_and_gradients_in_both_arguments():
+    x = gm.constant(np.array([1.0, 2.0, 3.0, 4.0]))
+    v = gm.constant(np.array([10.0, 20.0]))
+    with gm.GradientTape(persistent=True) as tape:
+        tape.watch([x, v])
+        s = ops.index_set(x, np.array([0, 2]), v)
+        a = ops.index_add(x, np.array([1, 1]), v)  # repeated indices add up
+        ys, ya = np.sum(s * np.arange(1.0, 5.0)), np.sum(a * np.arange(1.0, 5.0))
+    assert s.numpy().tolist() == [10.0, 2.0, 20.0, 4.0] and a.numpy().tolist() == [1.0, 32.0, 3.0, 4.0]
+    assert tape.gradient(ys, x).numpy().tolist() == [0.0, 2.0, 0.0, 4.0]
+    assert tape.gradient(ys, v).numpy().tolist() == [1.0, 3.0]
+    assert tape.gradient(ya, x).numpy().tolist() == [1.0, 2.0, 3.0, 4.0]
+    assert tape.gradient(ya, v).numpy().tolist() == [2.0, 2.0]
+    assert ops.index_set(x, 1, 7.0).numpy().tolist() == [1.0, 7.0, 3.0, 4.0]  # a number broadcast

@@ -411,7 +411,6 @@ class CustomGradientFunction:
     def _run(self, obj, lead, args, kw, names, inputs, unflatten):
         """Run the body on ``args`` and record its outputs as one op over ``inputs`` (the
         arguments' leaves)."""
-        name = self._name
         if Variable.exist:  # learn which variables the body reads
             watcher = _VariableWatcher()
             push(watcher)

@@ -463,6 +463,29 @@ def scatter_add(g, shape, index):
     return apply(SCATTER_ADD, g, shape=shape, index=index, accumulate=accumulate)
 
 
+def _placed(x, index, values):
+    """``values`` broadcast to the shape of ``x[index]``, in ``x``'s array module."""
+    xp = xp_of(getattr(x, "value", x))
+    spot = xp.zeros(_shape(x), dtype=bool)
+    spot[index] = True
+    if not isinstance(values, Tensor):
+        values = xp.asarray(values, dtype=getattr(x, "dtype", None))
+    return spot, broadcast_to(values, spot[index].shape)
+
+
+def index_set(x, index, values):
+    """``x`` with ``x[index] = values`` (broadcast), as a new value differentiable in both:
+    what PyTorch's indexed assignment and JAX's ``x.at[index].set`` compute."""
+    spot, part = _placed(x, index, values)
+    return where(spot, scatter_add(part, _shape(x), index), x)
+
+
+def index_add(x, index, values):
+    """``x`` with ``values`` added at ``index``, repeated indices adding up (PyTorch's
+    ``index_add_``, JAX's ``x.at[index].add``)."""
+    return x + scatter_add(_placed(x, index, values)[1], _shape(x), index)
+
+
 # -- selection ------------------------------------------------------------------------
 WHERE = Primitive("where", lambda xp, c, x, y: xp.where(c, x, y), elementwise=True)
 CLIP = Primitive("clip", lambda xp, x, lo, hi: xp.clip(x, lo, hi), elementwise=True)

@@ -71,7 +71,7 @@ def _names(rv):
 
 
 def _source(rv, k):
-    f, w = rv.row.node, rv.call.words
+    f = rv.row.node
     if rv.t("u")[k] is not None:
         return f"the engine's derivative of {f}'s recorded body"
     return f"central differences of {f}'s forward, run again on a snapshot"

@@ -76,28 +76,17 @@ class _Update:
     def __init__(self, array, index):
         self.array, self.index = array, index
 
-    def _mask(self):
-        mask = np.zeros(self.array.shape, bool)
-        mask[self.index] = True
-        return mask
-
     def get(self):
         return self.array[self.index]
 
     def set(self, values):
-        x = self.array
-        mask = self._mask()
-        part = ops.broadcast_to(asarray(values, x.dtype), mask[self.index].shape)
-        return ops.where(mask, ops.scatter_add(part, x.shape, self.index), x)
+        return ops.index_set(self.array, self.index, asarray(values, self.array.dtype))
 
     def add(self, values):
-        x = self.array
-        part = ops.broadcast_to(asarray(values, x.dtype), self._mask()[self.index].shape)
-        return x + ops.scatter_add(part, x.shape, self.index)
+        return ops.index_add(self.array, self.index, asarray(values, self.array.dtype))
 
     def multiply(self, values):
-        x = self.array
-        return self.set(x[self.index] * values)
+        return self.set(self.array[self.index] * values)
 
 
 def asarray(value, dtype=None):

@@ -69,7 +69,14 @@ def from_numpy(ndarray):
     return make(ndarray, None, False, None, "torch.from_numpy", copy=False)
 
 
-def _filled(fill, fn):
+FILLS = {"zeros": lambda s, g: np.zeros(s), "ones": lambda s, g: np.ones(s),
+         "empty": lambda s, g: np.zeros(s), "randn": lambda s, g: g.normal(0.0, 1.0, s),
+         "rand": lambda s, g: g.uniform(0.0, 1.0, s)}  # torch.<name> and torch.<name>_like
+
+
+def _filled(fn):
+    fill = FILLS[fn]
+
     def create(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False,
                generator=None, pin_memory=False, memory_format=None):
         shape = tuple(size[0]) if len(size) == 1 and isinstance(size[0], (tuple, list)) else size
@@ -80,11 +87,19 @@ def _filled(fill, fn):
     return create
 
 
-zeros = _filled(lambda s, g: np.zeros(s), "zeros")
-ones = _filled(lambda s, g: np.ones(s), "ones")
-empty = _filled(lambda s, g: np.zeros(s), "empty")
-randn = _filled(lambda s, g: g.normal(0.0, 1.0, s), "randn")
-rand = _filled(lambda s, g: g.uniform(0.0, 1.0, s), "rand")
+def _like(fn):
+    fill = FILLS[fn]
+
+    def create(input, dtype=None, device=None, requires_grad=False, memory_format=None, **kwargs):
+        value = fill(input.value.shape, generator_of(kwargs.get("generator")))
+        return make(value, dtype or input.dtype, requires_grad, device, f"torch.{fn}_like")
+    create.__name__ = create.__qualname__ = f"{fn}_like"
+    create.__doc__ = f"``torch.{fn}_like(input, dtype=None, device=None, requires_grad=False)``."
+    return create
+
+
+globals().update({name: _filled(name) for name in FILLS})
+globals().update({f"{name}_like": _like(name) for name in FILLS})
 
 
 def full(size, fill_value, dtype=None, device=None, requires_grad=False, **kwargs):
@@ -106,21 +121,6 @@ def linspace(start, end, steps, dtype=None, device=None, requires_grad=False, **
 
 def eye(n, m=None, dtype=None, device=None, requires_grad=False, **kwargs):
     return make(np.eye(n, m), dtype or DEFAULT_FLOAT, requires_grad, device, "torch.eye")
-
-
-def _like(fill, fn):
-    def create(input, dtype=None, device=None, requires_grad=False, memory_format=None, **kwargs):
-        value = fill(input.value.shape, generator_of(kwargs.get("generator")))
-        return make(value, dtype or input.dtype, requires_grad, device, f"torch.{fn}")
-    create.__name__ = create.__qualname__ = fn
-    return create
-
-
-zeros_like = _like(lambda s, g: np.zeros(s), "zeros_like")
-ones_like = _like(lambda s, g: np.ones(s), "ones_like")
-empty_like = _like(lambda s, g: np.zeros(s), "empty_like")
-randn_like = _like(lambda s, g: g.normal(0.0, 1.0, s), "randn_like")
-rand_like = _like(lambda s, g: g.uniform(0.0, 1.0, s), "rand_like")
 
 
 def full_like(input, fill_value, dtype=None, device=None, requires_grad=False, **kwargs):

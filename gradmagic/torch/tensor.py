@@ -481,8 +481,7 @@ class Tensor(GraphTensor):
 
     def index_add_(self, dim, index, source, alpha=1):
         at = (slice(None),) * (dim % self.ndim) + (index.value if isinstance(index, CoreTensor) else index,)
-        source = source if alpha == 1 else source * alpha
-        return self._in_place(self + ops.scatter_add(source, self.shape, at))
+        return self._in_place(ops.index_add(self, at, source if alpha == 1 else source * alpha))
 
     def __setitem__(self, index, value):
         if isinstance(index, CoreTensor):
@@ -492,11 +491,7 @@ class Tensor(GraphTensor):
             new[index] = value.value if isinstance(value, CoreTensor) else value
             self._in_place(new)
             return
-        mask = np.zeros(self.value.shape, bool)
-        mask[index] = True
-        part = ops.broadcast_to(value, mask[index].shape) if isinstance(value, CoreTensor) else \
-            np.broadcast_to(np.asarray(value, self.dtype), mask[index].shape)
-        self._in_place(ops.where(mask, ops.scatter_add(part, self.shape, index), self))
+        self._in_place(ops.index_set(self, index, value))
 
     # -- autograd ---------------------------------------------------------------------------------
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):

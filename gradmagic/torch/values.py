@@ -82,21 +82,26 @@ def generator_of(generator):
     return DEFAULT_GENERATOR if generator is None else generator
 
 
+def _float_format(a):
+    """How PyTorch writes each element of float array ``a``: ``2.`` when all are whole,
+    ``2.5000`` else, ``2.5000e+08`` for very large or very small values."""
+    finite = a[np.isfinite(a)]
+    whole = finite.size == 0 or bool(np.all(finite == np.round(finite)))
+    big = finite.size and (np.max(np.abs(finite)) >= 1e8 or (
+        np.min(np.abs(finite[finite != 0]), initial=np.inf) < 1e-4 and not whole))
+
+    def fmt(v):
+        if not np.isfinite(v):
+            return "nan" if np.isnan(v) else ("inf" if v > 0 else "-inf")
+        return f"{v:.4e}" if big else (f"{v:.0f}." if whole else f"{v:.4f}")
+    return fmt
+
+
 def format_tensor(t):
     """As PyTorch prints a tensor: ``tensor([1.0000, 2.5000], requires_grad=True)``, its
     elements padded to one width."""
     a = np.asarray(t.numpy(force=True))
-    fmt = str
-    if a.dtype.kind == "f":
-        finite = a[np.isfinite(a)]
-        whole = finite.size == 0 or bool(np.all(finite == np.round(finite)))
-        big = finite.size and (np.max(np.abs(finite)) >= 1e8 or (
-            np.min(np.abs(finite[finite != 0]), initial=np.inf) < 1e-4 and not whole))
-
-        def fmt(v):
-            if not np.isfinite(v):
-                return "nan" if np.isnan(v) else ("inf" if v > 0 else "-inf")
-            return f"{v:.4e}" if big else (f"{v:.0f}." if whole else f"{v:.4f}")
+    fmt = _float_format(a) if a.dtype.kind == "f" else str
     width = max((len(fmt(v)) for v in a.flat), default=0)
     body = np.array2string(a, separator=", ", prefix="tensor(", threshold=1000, formatter={
         "all": lambda v: fmt(v).rjust(width)})
