@@ -13,6 +13,7 @@ import pytest
 
 import gradmagic as gm
 from gradmagic.core import contract
+from gradmagic.core.primitive import Composite
 
 from _cases import assert_op, assert_same_on_module, module_marks, rng_for, tape_grads, uniform
 
@@ -382,16 +383,18 @@ def test_unsupported_argument_raises_no_gradient_error(fn):
 
 
 def test_einsum_is_one_primitive_and_the_others_need_no_new_rule():
-    # tensordot is transpose + reshape + matmul: the trace shows only existing primitives
+    # tensordot is transpose + reshape + matmul: with ops=True the trace shows those
+    # existing primitives under a tensordot row that is a group of them, not a rule
     a, b = gm.constant(np.ones((2, 3))), gm.constant(np.ones((3, 4)))
     with gm.trace(ops=True) as tr:
         with gm.GradientTape() as tape:
             tape.watch([a, b])
             np.tensordot(a, b, 1)
             np.einsum("ij,jk", a, b)
-    names = [r.node for r in tr.forward]
-    assert "einsum" in names and "matmul" in names
-    assert "tensordot" not in names
+    rows = {r.node: r for r in tr.forward}
+    assert rows["einsum"].context == "" and rows["matmul"].context == "tensordot"
+    assert isinstance(rows["tensordot"].source, Composite)
+    assert not hasattr(contract, "TENSORDOT")
 
 
 # ---------------------------------------------------------------------------------------

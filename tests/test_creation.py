@@ -61,6 +61,18 @@ def test_building_a_numpy_array_of_followed_tensors_refuses_and_says_how(build):
     assert isinstance(info.value, TypeError) and "GradientTape" not in str(info.value)
 
 
+def test_a_trainable_variable_a_tape_would_watch_refuses_too():
+    a, b = gm.Variable(1.0), gm.Variable(2.0)  # watched on their first use, as in TensorFlow
+    with gm.GradientTape():
+        with pytest.raises(gm.GradmagicError, match=r"np\.stack\(\[t1, t2\]\)"):
+            np.array([a, b])
+    with gm.GradientTape(watch_accessed_variables=False):
+        np.testing.assert_array_equal(np.array([a, b]), [1.0, 2.0])  # nothing follows them
+    frozen = gm.Variable(3.0, trainable=False)
+    with gm.GradientTape():
+        np.testing.assert_array_equal(np.asarray(frozen), 3.0)
+
+
 def test_np_stack_is_the_way_and_records():
     a, b = gm.constant(1.0), gm.constant(2.0)
     with gm.GradientTape() as tape:

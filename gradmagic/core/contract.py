@@ -25,7 +25,7 @@ from .._backend import kind, xp_of
 from ..errors import GradientValueError, NoGradientError
 from . import ops
 from .ops import getitem, matmul, moveaxis, multiply, reshape, transpose, unsupported, where
-from .primitive import Primitive, apply, defvjp, variadic
+from .primitive import Primitive, apply, composite, defvjp, variadic
 from .tensor import Tensor, raw
 
 
@@ -77,6 +77,7 @@ def _grid(x, rows, cols):
 
 
 # -- contractions -----------------------------------------------------------------------
+@composite("upstream · {1}", "{0} · upstream")
 def tensordot(a, b, axes=2):
     """``np.tensordot``: the contracted axes moved together, then one ``matmul``."""
     a, b = _array(a), _array(b)
@@ -106,6 +107,7 @@ def tensordot(a, b, axes=2):
     return reshape(matmul(a2, b2), out_shape)
 
 
+@composite("upstream · {1}", "{0} · upstream")
 def inner(a, b):
     """``np.inner``: the sum over the last axes of both (a product, for a scalar)."""
     a, b = _array(a), _array(b)
@@ -116,6 +118,7 @@ def inner(a, b):
     return tensordot(a, b, ([-1], [-1]))
 
 
+@composite("upstream @ {1}.T", "{0}.T @ upstream")
 def dot(a, b, out=None):
     """``np.dot``: a product with a scalar, ``matmul`` up to 2-D, and beyond it a sum over the
     last axis of ``a`` and the second-to-last of ``b`` (``tensordot``)."""
@@ -128,6 +131,7 @@ def dot(a, b, out=None):
     return tensordot(a, b, ([-1], [-2 if nb >= 2 else -1]))
 
 
+@composite("upstream * {1}", "{0} * upstream")
 def vdot(a, b):
     """``np.vdot``: the dot product of both, flattened (real arrays)."""
     a, b = _array(a), _array(b)
@@ -139,6 +143,7 @@ def vdot(a, b):
     return matmul(reshape(a, (-1,)), reshape(b, (-1,)))
 
 
+@composite("blocks of upstream · {1}", "{0} · blocks of upstream")
 def kron(a, b):
     """``np.kron``: ``a``'s axes interleaved with ``b``'s, multiplied, then merged."""
     a, b = _array(a), _array(b)
@@ -160,6 +165,7 @@ def _minus(x, y):
     return x if y is None else -y if x is None else x - y
 
 
+@composite("{1} × upstream", "upstream × {0}")
 def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     """``np.cross`` of 3-vectors (and of 2-vectors, deprecated as in NumPy), from the
     components: getitem, multiply, subtract and stack."""
@@ -193,6 +199,7 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
 
 
 # -- diagonals --------------------------------------------------------------------------
+@composite("onto the diagonal")
 def diagonal(a, offset=0, axis1=0, axis2=1):
     """``np.diagonal``: the two axes merged, then indexed by one integer array."""
     a = _array(a)
@@ -217,6 +224,7 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
     return _transpose(picked, list(range(1, nd - 1)) + [0])
 
 
+@composite("identity")
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
     """``np.trace``: the sum of the diagonal."""
     unsupported("np.trace", dtype=dtype, out=out)
@@ -237,6 +245,7 @@ def _diag_matrix(v, k):
     return where(on, getitem(v, index), xp.zeros((), dtype=raw(v).dtype))
 
 
+@composite("diag back")
 def diag(v, k=0):
     """``np.diag``: a 1-D ``v`` as a matrix with it on the ``k``-th diagonal; a 2-D one's
     ``k``-th diagonal."""
@@ -248,6 +257,7 @@ def diag(v, k=0):
     _numpy_error(np.diag, "np.diag", v, k)
 
 
+@composite("diagonal taken back")
 def diagflat(v, k=0):
     """``np.diagflat``: ``v`` flattened, on the ``k``-th diagonal of a matrix."""
     return _diag_matrix(reshape(_array(v), (-1,)), int(k))
@@ -264,11 +274,13 @@ def _triangle(m, k, name, lower):
     return where(keep, m, _xp(m).zeros((), dtype=raw(m).dtype))
 
 
+@composite("[lower triangle]")
 def tril(m, k=0):
     """``np.tril``: zeros above the ``k``-th diagonal (``where`` with a constant mask)."""
     return _triangle(m, k, "tril", True)
 
 
+@composite("[upper triangle]")
 def triu(m, k=0):
     """``np.triu``: zeros below the ``k``-th diagonal (``where`` with a constant mask)."""
     return _triangle(m, k, "triu", False)

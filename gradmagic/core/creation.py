@@ -7,9 +7,11 @@ import numpy as np
 
 from ..errors import GradientValueError
 from . import ops
+from .primitive import composite
 from .tensor import raw
 
 
+@composite("1 - k / (n - 1)", "k / (n - 1)")
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *, device=None):
     """``np.linspace``: ``start + (stop - start) * k / (num - 1)``, differentiable in both ends."""
     ops.unsupported("np.linspace", dtype=dtype, device=device)

@@ -334,6 +334,10 @@ class Accumulator:
         """Whether ``tensor`` has a tangent (so it may not become a plain NumPy array)."""
         return id(tensor) in self._tangents
 
+    def watches_on_use(self, tensor) -> bool:
+        """Never: a value gets a tangent only from ``watch`` or an op on one that has one."""
+        return False
+
     def watched_variables(self) -> tuple:
         return tuple(v for v in (r() for r in self._alive.values()) if isinstance(v, Variable))
 

@@ -19,6 +19,7 @@ from numpy.lib.array_utils import normalize_axis_index
 from .._backend import to_host, xp_of
 from ..errors import GradientTypeError, GradientValueError, NoGradientError
 from . import ops
+from .primitive import composite
 from .tensor import Tensor
 
 
@@ -115,16 +116,19 @@ def _atleast(n, arys, fn):
     return _single_or_tuple([_at_least(_as_array(a, xp), n) for a in arys])
 
 
+@composite("reshape back")
 def atleast_1d(*arys):
     """``np.atleast_1d``: a 0-d array as shape (1,); one array for one argument, else a tuple."""
     return _atleast(1, arys, "np.atleast_1d")
 
 
+@composite("reshape back")
 def atleast_2d(*arys):
     """``np.atleast_2d``: (N,) as (1, N), a 0-d array as (1, 1)."""
     return _atleast(2, arys, "np.atleast_2d")
 
 
+@composite("reshape back")
 def atleast_3d(*arys):
     """``np.atleast_3d``: (M, N) as (M, N, 1), (N,) as (1, N, 1), a 0-d array as (1, 1, 1)."""
     return _atleast(3, arys, "np.atleast_3d")
@@ -135,12 +139,14 @@ def _stack_kwargs(fn, dtype, casting):
     ops.unsupported(fn, dtype=dtype, casting=None if casting == "same_kind" else casting)
 
 
+@composite("slice")
 def vstack(tup, *, dtype=None, casting="same_kind"):
     """``np.vstack``: arrays of at least 2 dimensions, joined along the first axis."""
     _stack_kwargs("np.vstack", dtype, casting)
     return ops.concatenate([_at_least(a, 2) for a in _arrays(tup, "np.vstack")], axis=0)
 
 
+@composite("slice")
 def hstack(tup, *, dtype=None, casting="same_kind"):
     """``np.hstack``: 1-d arrays joined end to end, others along the second axis."""
     _stack_kwargs("np.hstack", dtype, casting)
@@ -148,6 +154,7 @@ def hstack(tup, *, dtype=None, casting="same_kind"):
     return ops.concatenate(arrays, axis=0 if len(_shape(arrays[0])) == 1 else 1)
 
 
+@composite("slice")
 def dstack(tup):
     """``np.dstack``: arrays of at least 3 dimensions, joined along the third axis."""
     return ops.concatenate([_at_least(a, 3) for a in _arrays(tup, "np.dstack")], axis=2)
@@ -158,11 +165,13 @@ def _column(a):
     return ops.reshape(a, (shape[0] if shape else 1, 1)) if len(shape) < 2 else a
 
 
+@composite("slice")
 def column_stack(tup):
     """``np.column_stack``: 1-d arrays as columns (N, 1), joined along the second axis."""
     return ops.concatenate([_column(a) for a in _arrays(tup, "np.column_stack")], axis=1)
 
 
+@composite("slice")
 def row_stack(tup, *, dtype=None, casting="same_kind"):
     """``np.row_stack``, NumPy's deprecated alias of ``np.vstack`` (it warns as NumPy does)."""
     warnings.warn("`row_stack` alias is deprecated. Use `np.vstack` directly.",
@@ -171,6 +180,7 @@ def row_stack(tup, *, dtype=None, casting="same_kind"):
     return ops.concatenate([_at_least(a, 2) for a in _arrays(tup, "np.row_stack")], axis=0)
 
 
+@composite("slice")
 def append(arr, values, axis=None):
     """``np.append``: both raveled and joined when ``axis`` is None, else joined along it."""
     xp = _module((arr, values))
@@ -189,6 +199,7 @@ def _split_at(x, bounds, axis):
     return [_take_along(x, axis, slice(a, b)) for a, b in zip(bounds[:-1], bounds[1:])]
 
 
+@composite("concatenate")
 def array_split(ary, indices_or_sections, axis=0):
     """``np.array_split``: like ``np.split``, and ``N`` sections need not divide the axis
     (the first ``n % N`` parts are one longer)."""
@@ -227,23 +238,27 @@ def _split_on(fn, ary, indices_or_sections, axis, min_ndim):
     return array_split(ary, h, axis)
 
 
+@composite("concatenate")
 def hsplit(ary, indices_or_sections):
     """``np.hsplit``: split along the second axis (the first for 1-d arrays)."""
     axis = 1 if len(_shape(ary)) > 1 else 0
     return _split_on("np.hsplit", ary, indices_or_sections, axis, 1)
 
 
+@composite("concatenate")
 def vsplit(ary, indices_or_sections):
     """``np.vsplit``: split along the first axis of an array of at least 2 dimensions."""
     return _split_on("np.vsplit", ary, indices_or_sections, 0, 2)
 
 
+@composite("concatenate")
 def dsplit(ary, indices_or_sections):
     """``np.dsplit``: split along the third axis of an array of at least 3 dimensions."""
     return _split_on("np.dsplit", ary, indices_or_sections, 2, 3)
 
 
 # -- flips, rotations, rolls ------------------------------------------------------------
+@composite("flip back")
 def fliplr(m):
     """``np.fliplr``: reverse the second axis (columns)."""
     if len(_shape(m)) < 2:
@@ -251,6 +266,7 @@ def fliplr(m):
     return ops.flip(m, 1)
 
 
+@composite("flip back")
 def flipud(m):
     """``np.flipud``: reverse the first axis (rows)."""
     if len(_shape(m)) < 1:
@@ -258,6 +274,7 @@ def flipud(m):
     return ops.flip(m, 0)
 
 
+@composite("rotate back")
 def rot90(m, k=1, axes=(0, 1)):
     """``np.rot90``: rotate by 90 degrees ``k`` times, from the first of ``axes`` towards
     the second; a flip and a transpose, as NumPy computes it."""
@@ -291,6 +308,7 @@ def _roll_axis(x, shift, axis):
                             _take_along(x, axis, slice(0, n - s))], axis=axis)
 
 
+@composite("roll back")
 def roll(a, shift, axis=None):
     """``np.roll``: elements shifted along ``axis`` (all of them, raveled, when None), those
     that leave one end coming in at the other. ``shift`` and ``axis`` may be tuples, broadcast
@@ -311,6 +329,7 @@ def roll(a, shift, axis=None):
     return _identity(out) if out is a else out
 
 
+@composite("transpose back")
 def rollaxis(a, axis, start=0):
     """``np.rollaxis``: ``axis`` moved to stand before ``start``; a transpose."""
     n = len(_shape(a))
@@ -331,6 +350,7 @@ def rollaxis(a, axis, start=0):
 
 
 # -- repeat and tile --------------------------------------------------------------------
+@composite("sum over the repeats")
 def repeat(a, repeats, axis=None):
     """``np.repeat``: each element ``repeats`` times along ``axis`` (of the raveled array
     when None). An int repeats by a broadcast; an array of counts by a gather."""
@@ -351,6 +371,7 @@ def repeat(a, repeats, axis=None):
     return _take_along(a, axis, index.tolist())
 
 
+@composite("sum over the tiles")
 def tile(A, reps):
     """``np.tile``: ``A`` repeated ``reps`` times along each axis (``reps`` padded with ones
     in front, or ``A``'s shape with ones, to the same length); one broadcast."""
@@ -434,6 +455,7 @@ def _fill(x, axis, count, value, dtype):
 PAD_MODES = ("constant", "edge", "reflect", "symmetric", "wrap")
 
 
+@composite("crop, padding summed back")
 def pad(array, pad_width, mode="constant", **kwargs):
     """``np.pad`` with modes constant (``constant_values`` may be Tensors: they get gradients
     too), edge, reflect, symmetric and wrap (``reflect_type='even'``); the axes are padded in

@@ -26,7 +26,7 @@ from ..errors import GradientValueError, NoGradientError
 from . import ops
 from .ops import (absolute, expand_dims, getitem, matmul, moveaxis, reshape, sqrt,
                   squeeze, swapaxes, unsupported, where)
-from .primitive import Primitive, apply, defvjp
+from .primitive import Primitive, apply, composite, defvjp
 from .tensor import Tensor, raw
 
 # NumPy's named-tuple result types (not exported by np.linalg: taken from a result)
@@ -121,6 +121,7 @@ def det(a):
     return apply(DET, a)
 
 
+@composite(SLOGDET)
 def slogdet(a):
     _square(a)
     packed = apply(SLOGDET, a)
@@ -208,6 +209,7 @@ defvjp(CHOLESKY, cholesky_vjp, labels=("L^-T phi(L^T upstream) L^-1, on the tria
 
 
 # -- matrix_power, multi_dot (composites) -----------------------------------------------
+@composite("sum of (A^k).T @ upstream @ (A^(n-1-k)).T")
 def matrix_power(a, n):
     _square(a)
     try:
@@ -227,6 +229,7 @@ def matrix_power(a, n):
     return result
 
 
+@composite("upstream times the others' product")
 def multi_dot(arrays, *, out=None):
     unsupported("np.linalg.multi_dot", out=out)
     arrays = list(arrays)
@@ -273,12 +276,14 @@ def _eigh_parts(packed):
     return getitem(packed, (Ellipsis, 0, slice(None))), getitem(packed, (Ellipsis, slice(1, None), slice(None)))
 
 
+@composite(EIGH)
 def eigh(a, UPLO="L"):
     _square(a)
     w, v = _eigh_parts(apply(EIGH, a, UPLO=_uplo("eigh", UPLO)))
     return EighResult(w, v)
 
 
+@composite(EIGVALSH)
 def eigvalsh(a, UPLO="L"):
     _square(a)
     return _eigh_parts(apply(EIGVALSH, a, UPLO=_uplo("eigvalsh", UPLO)))[0]
@@ -338,6 +343,7 @@ def _svd_parts(packed, m, n):
     return u, s, vh
 
 
+@composite(SVD)
 def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
     unsupported("np.linalg.svd", hermitian=hermitian or None)
     shape = _shape(a)
@@ -374,6 +380,7 @@ def svd_vjp(g, ans, a):
     return ga
 
 
+@composite(SVDVALS)
 def svdvals(x, /):
     """``np.linalg.svdvals``: ``svd(x, compute_uv=False)``, recorded through the full svd,
     whose U and Vh the rule reuses."""
@@ -394,6 +401,7 @@ def _qr(xp, a):
 QR = Primitive("qr", _qr)  # packed (..., m + n, n): Q over R (m >= n)
 
 
+@composite(QR)
 def qr(a, mode="reduced"):
     shape = _shape(a)
     if len(shape) < 2:
@@ -495,6 +503,7 @@ def _matrix_norm(x, ord, row, col):
                              f"-2, inf or -inf for a matrix norm, got {ord!r}")
 
 
+@composite("d norm / dx")
 def norm(x, ord=None, axis=None, keepdims=False):
     x = _float(x)
     nd = len(_shape(x))

@@ -19,7 +19,7 @@ from .._array_api import module_dtype, numpy_names, spelled_out
 from .._array_api import scatter_add as array_api_scatter_add
 from .._backend import kind, xp_of
 from ..errors import GradientValueError, NoGradientError
-from .primitive import Primitive, apply, binary, unary
+from .primitive import Primitive, apply, binary, composite, unary
 from .tensor import Tensor, constant
 
 UFUNCS = {}  # numpy ufunc -> Primitive
@@ -368,6 +368,7 @@ def stack(arrays, axis=0, out=None, dtype=None, casting=None):
     return apply(STACK, *arrays, axis=int(axis))
 
 
+@composite("concatenate")
 def split(x, indices_or_sections, axis=0):
     n = _shape(x)[axis]
     if isinstance(indices_or_sections, (int, np.integer)):

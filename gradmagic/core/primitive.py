@@ -179,6 +179,77 @@ def result_class(args):
     return Tensor
 
 
+class Composite:
+    """An op made of other ops (``np.sort``: an argsort, then a gather), as a trace shows it:
+    one row named ``name`` whose local derivative reads ``labels`` (one per array input,
+    the last repeated; ``{0}``, ``{1}`` stand for the inputs' names; or one Primitive, whose
+    rules' labels are read). Its ops are recorded
+    as they run, so its gradient is theirs; only what a listener hears is grouped."""
+
+    __slots__ = ("name", "labels")
+
+    def __init__(self, name, labels):
+        self.name, self.labels = name, labels
+
+    def label(self, i):
+        """The local derivative's label for array input ``i``: from ``labels``, or, where
+        they are one Primitive's (an op that unpacks its outputs), from its rules'."""
+        labels = self.labels
+        if isinstance(labels[0], Primitive):
+            labels = labels[0].labels or (labels[0].name,)
+        return labels[min(i, len(labels) - 1)]
+
+    def __repr__(self):
+        return f"<Composite {self.name}>"
+
+
+def composite(*labels, name=None):
+    """Make ``f``, an op written with other ops, one op to a listener: its calls are told to
+    ``on_composite_enter``/``on_composite_exit`` around the ops it runs (see ``Composite``).
+    With no listener, a call costs one lookup."""
+    def wrap(f):
+        op = Composite(name or f.__name__, labels)
+
+        @functools.wraps(f)
+        def run(*args, **kwargs):
+            tapes = TAPES.get()
+            if tapes:
+                heard = [t for t in tapes if not t.records]
+                if heard:
+                    return _heard(op, heard, f, args, kwargs)
+            return f(*args, **kwargs)
+        run.composite = op
+        return run
+    return wrap
+
+
+def _tensors(values):
+    """The Tensors among ``values``, and one level into the lists and tuples there."""
+    out = []
+    for v in values:
+        if isinstance(v, Tensor):
+            out.append(v)
+        elif isinstance(v, (list, tuple)):
+            out.extend(x for x in v if isinstance(x, Tensor))
+    return tuple(out)
+
+
+def _heard(op, heard, f, args, kwargs):
+    inputs = _tensors(args + tuple(kwargs.values()))
+    for h in heard:
+        h.on_composite_enter(op, inputs)
+    try:
+        out = f(*args, **kwargs)
+    except BaseException:
+        for h in heard:
+            h.on_composite_exit(op, None)
+        raise
+    outs = _tensors((out,))
+    for h in heard:
+        h.on_composite_exit(op, outs)
+    return out
+
+
 def record_custom(prim, inputs, ys, outs, params):
     """Record a function with its own gradient, as TensorFlow does: on each tape that
     follows one of ``inputs``, ``outs`` come from one ``prim`` op over ``inputs``; on a

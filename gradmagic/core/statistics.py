@@ -15,6 +15,7 @@ from .._array_api import numpy_names
 from .._backend import kind, numpy_dtype, xp_of
 from ..errors import GradientValueError, NoGradientError
 from . import ops
+from .primitive import composite
 from .tensor import Tensor, raw
 
 
@@ -45,6 +46,7 @@ def take_along_axis(arr, indices, axis=-1):
     return ops.getitem(arr, index)
 
 
+@composite("back to unsorted order")
 def sort(a, axis=-1, kind=None, order=None, *, stable=None):
     """``np.sort``: ``a`` permuted by NumPy's own ``argsort`` (same ``kind`` and ``stable``)."""
     if order is not None:
@@ -55,6 +57,7 @@ def sort(a, axis=-1, kind=None, order=None, *, stable=None):
     return take_along_axis(a, numpy_names(_xp(a)).argsort(raw(a), axis=axis, kind=kind, **options), axis)
 
 
+@composite("back to unpartitioned order")
 def partition(a, kth, axis=-1, kind="introselect", order=None):
     """``np.partition``: ``a`` permuted by NumPy's own ``argpartition``."""
     if order is not None:
@@ -124,12 +127,14 @@ def _quantiles(a, q, axis, method, keepdims, fn):
     return result
 
 
+@composite("onto the elements picked")
 def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
              weights=None, interpolation=None):
     ops.unsupported("np.quantile", out=out, weights=weights, interpolation=interpolation)
     return _quantiles(a, q, axis, method, keepdims, "np.quantile")
 
 
+@composite("onto the elements picked")
 def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
                weights=None, interpolation=None):
     ops.unsupported("np.percentile", out=out, weights=weights, interpolation=interpolation)
@@ -138,17 +143,20 @@ def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear"
     return _quantiles(a, np.asarray(q, dtype=np.float64) / 100, axis, method, keepdims, "np.percentile")
 
 
+@composite("onto the elements picked")
 def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     """``np.median``: the middle element, or the mean of the two middle ones."""
     ops.unsupported("np.median", out=out)
     return _quantiles(a, 0.5, axis, "linear", keepdims, "np.median")
 
 
+@composite("[x == max] - [x == min]")
 def ptp(a, axis=None, out=None, keepdims=False):
     ops.unsupported("np.ptp", out=out)
     return ops.max(a, axis=axis, keepdims=keepdims) - ops.min(a, axis=axis, keepdims=keepdims)
 
 
+@composite("w / sum(w)", "(x - average) / sum(w)")
 def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     """``np.average``: ``sum(a * w) / sum(w)`` over ``axis``; the weights may be Tensors too."""
     if weights is None:
@@ -171,12 +179,14 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     return (avg, total) if returned else avg
 
 
+@composite("[x not NaN]")
 def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):
     """``np.nansum``: NaNs count as zero, and get no gradient."""
     ops.unsupported("np.nansum", dtype=dtype, out=out, initial=initial, where=where)
     return ops.sum(ops.where(_xp(a).isnan(raw(a)), 0, a), axis=axis, keepdims=keepdims)
 
 
+@composite("[x not NaN] / count")
 def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
     """``np.nanmean``: the mean of the values that are not NaN (NaN where all are)."""
     ops.unsupported("np.nanmean", dtype=dtype, out=out, where=where)
@@ -185,6 +195,7 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
     return nansum(a, axis=axis, keepdims=keepdims) / counted
 
 
+@composite("[x finite]")
 def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     """``np.nan_to_num``: NaN and infinities replaced by numbers; the gradient is 1 where
     ``x`` was finite and 0 where it was replaced."""
@@ -200,6 +211,7 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     return ops.where(xp.isinf(values) & (values < 0), -big if neginf is None else neginf, out)
 
 
+@composite("[chosen]")
 def select(condlist, choicelist, default=0):
     """``np.select``: the choice of the first condition that holds, else ``default``."""
     if len(condlist) != len(choicelist):
@@ -230,6 +242,7 @@ def _conditions(x, condlist):
     return conds
 
 
+@composite("each piece's rule")
 def piecewise(x, condlist, funclist, *args, **kw):
     """``np.piecewise``: where ``condlist[k]`` holds, ``funclist[k]`` of those elements of
     ``x`` (called on them alone, as NumPy does, so a piece never sees, nor sends a NaN
@@ -264,6 +277,7 @@ def piecewise(x, condlist, funclist, *args, **kw):
     return y
 
 
+@composite("1")
 def real(val):
     """``np.real`` of real values: the values themselves (gradmagic is real-only)."""
     if kind(raw(val).dtype) == "c":
@@ -272,6 +286,7 @@ def real(val):
     return val
 
 
+@composite("0")
 def imag(val):
     """``np.imag`` of real values: zeros, whose gradient is zero (not None)."""
     if kind(raw(val).dtype) == "c":

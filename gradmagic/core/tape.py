@@ -101,9 +101,14 @@ class GradientTape:
                 self._levels[id(out)] = level
                 self._level = max(self._level, level)
 
+    def watches_on_use(self, tensor) -> bool:
+        """Whether this tape starts to follow ``tensor`` when an op uses it: a trainable
+        Variable, unless ``watch_accessed_variables=False``."""
+        return type(tensor) is Variable and self._watch_accessed and tensor.trainable
+
     def _watches_on_use(self, a):
         """A trainable Variable used while this tape records is watched from then on."""
-        if type(a) is Variable and self._watch_accessed and a.trainable:
+        if self.watches_on_use(a):
             self._watch_one(a)
             return True
         return False

@@ -83,6 +83,15 @@ def _norm_input(trace, row):
     return sq.inputs[0]
 
 
+def _norm_at_zero(name):
+    """Why a norm of ``name`` at 0 has no derivative, and the fix, in the user's names."""
+    return (f"a norm at 0: sqrt(sum({name} * {name})), np.linalg.norm, has the derivative "
+            f"{name} / norm({name}) = 0/0 at {name} = 0",
+            f"a norm has no derivative at 0: use a where inside the where, `sq = np.sum({name} * "
+            f"{name}); norm = np.where(sq > 0, np.sqrt(np.where(sq > 0, sq, 1.0)), 0.0)`, or "
+            f"`np.sqrt(np.sum({name} * {name}) + 1e-12)`")
+
+
 def _feeds_log1p(trace, row):
     """Whether an exp's output goes into ``log(1 + exp(x))`` (softplus written out)."""
     out = row.outputs[0] if row.outputs else None
@@ -119,14 +128,14 @@ def cause(trace, row):
         v = _norm_input(trace, row)
         if v is not None:
             name = trace.name_of(v)
-            parts.append(f"a norm at 0: sqrt(sum({name} * {name})), np.linalg.norm, has the "
-                         f"derivative {name} / norm({name}) = 0/0 at {name} = 0; sqrt's local "
-                         f"derivative 1 / (2 sqrt(0)) = inf meets d({name} * {name}) = 0")
-            fix = (f"a norm has no derivative at 0: use a where inside the where, `sq = "
-                   f"np.sum({name} * {name}); norm = np.where(sq > 0, np.sqrt(np.where(sq > 0, "
-                   f"sq, 1.0)), 0.0)`, or `np.sqrt(np.sum({name} * {name}) + 1e-12)`")
+            part, fix = _norm_at_zero(name)
+            parts.append(f"{part}; sqrt's local derivative 1 / (2 sqrt(0)) = inf meets "
+                         f"d({name} * {name}) = 0")
         else:
             parts.append("sqrt at 0: its local derivative 1 / (2 sqrt(x)) is inf at x = 0")
+    if row.node == "norm" and x is not None and not np.any(x):  # np.linalg.norm, one row
+        part, fix = _norm_at_zero(trace.name_of(row.inputs[0]))
+        parts.append(part)
     if row.node in ("arcsin", "arccos", "arctanh") and x is not None and np.any(np.abs(x) >= 1):
         parts.append(f"{row.node} at |x| = 1: its local derivative is inf there")
     if zero_times_inf and nan:

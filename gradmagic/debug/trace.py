@@ -36,7 +36,7 @@ from .body import Body, call_kind
 from .names import Naming
 from .pitfalls import Pitfall, detect, why_none
 from .rows import (CUSTOM_LOCAL, DOWNSTREAM, ELEMENTWISE, FORWARD_MODE, LEVEL, LOCAL, NOTE, OUTPUTS,
-                   Group, Rows, TraceRow, ratio_local, record_row, view)
+                   UPSTREAM, Group, Rows, TraceRow, ratio_local, record_row, view)
 from .snapshot import quietly
 
 
@@ -232,6 +232,26 @@ class Trace(Naming, Listener):
             elif group.n_ops > 1 and not self.ops:
                 rec[NOTE] = f"{group.n_ops} op{'s' if group.n_ops != 1 else ''} folded"
 
+    def on_composite_enter(self, op, inputs):
+        """An op made of ops (np.sort, np.roll ...) is one "op" row, its ops folded inside;
+        shown, like a function's, where the user called it (or everywhere with ops=True)."""
+        shown = (not self._stack and not context.LEVEL.get()) or self.ops
+        row = record_row("forward", context.LEVEL.get(), "op", op.name, inputs, source=op,
+                         context=" › ".join(g.name for g in self._stack)) if shown else None
+        if row is not None and self.ops:  # before the ops it is made of
+            self._forward.add(row)
+        self._stack.append(Group(op.name, inputs, None, row, custom=False, composite=op))
+
+    def on_composite_exit(self, op, outputs):
+        group = self._stack.pop()
+        rec = group.row
+        if rec is not None:
+            rec[OUTPUTS] = tuple(outputs) if outputs is not None else ()
+            if outputs is None:
+                rec[NOTE] = "raised an exception"
+            if not self.ops and (group.n_ops or outputs is None):  # none: it gave its input back
+                self._forward.add(rec)
+
     def scope_enter(self, name, inputs, names):
         """A ``scope`` or ``@traced`` function starts: its ops are grouped under ``name``."""
         self.on_function_enter(name, inputs, names)
@@ -298,7 +318,7 @@ class Trace(Naming, Listener):
             owner = self._owner_of(out)
             if owner is not None:
                 self._pending.clear()  # folded with the step, into the function's row
-                self._fold(owner, args, g, downs, level)
+                self._fold(owner, args, out, g, downs, level)
                 return
         if self._folding is not None:
             self._flush_fold()
@@ -336,15 +356,20 @@ class Trace(Naming, Listener):
         found = self._owner.get(id(value))
         return found[1] if found is not None and found[0]() is value else None
 
-    def _fold(self, group, args, g, downs, level):
+    def _fold(self, group, args, out, g, downs, level):
         """Steps of a traced function's ops, folded into one row for the function."""
         if self._folding is None or self._folding[0] is not group or self._folding[1][LEVEL] != level:
             self._flush_fold()
-            rec = record_row("backward", level, "function", group.name, group.inputs, group.names,
-                              group.row[OUTPUTS] if group.row else (), upstream=(g,),
-                              downstream=[None] * len(group.inputs))
+            op = group.composite
+            rec = record_row("backward", level, "function" if op is None else "op", group.name,
+                              group.inputs, group.names, group.row[OUTPUTS] if group.row else (),
+                              upstream=(g,), downstream=[None] * len(group.inputs), source=op)
             self._folding = (group, rec, 0)
         group_, rec, n = self._folding
+        outs = rec[OUTPUTS]
+        if len(outs) > 1:  # several outputs (np.split's pieces): each its own upstream
+            ups = rec[UPSTREAM] if len(rec[UPSTREAM]) == len(outs) else [None] * len(outs)
+            rec[UPSTREAM] = [g if o is out else u for o, u in zip(outs, ups)]
         down = rec[DOWNSTREAM]
         for a, d in zip(args, downs):
             if d is None:
@@ -361,8 +386,13 @@ class Trace(Naming, Listener):
         group, rec, n = self._folding
         self._folding = None
         rec[DOWNSTREAM] = tuple(rec[DOWNSTREAM])
-        rec[NOTE] = f"{n} op{'s' if n != 1 else ''} folded"
-        rec[LOCAL] = functools.partial(ratio_local, rec)
+        rec[UPSTREAM] = tuple(rec[UPSTREAM])
+        op = group.composite
+        if op is None:
+            rec[NOTE] = f"{n} op{'s' if n != 1 else ''} folded"
+            rec[LOCAL] = functools.partial(ratio_local, rec)
+        else:  # what its rules do, in words: a ratio says nothing of a permutation
+            rec[LOCAL] = tuple(None if d is None else op.label(i) for i, d in enumerate(rec[DOWNSTREAM]))
         self._backward.add(rec)
 
     # The engine reports a fan-in sum or an unbroadcast while it works on a step, before

@@ -57,8 +57,8 @@ def summary(value, precision=4, brief=False):
         return ""
     if isinstance(value, str):
         return value
-    if isinstance(value, (tuple, list)):
-        return ", ".join(summary(v, precision, brief) for v in value)
+    if isinstance(value, (tuple, list)):  # None among several: an output nothing used
+        return ", ".join("unused" if v is None else summary(v, precision, brief) for v in value)
     if isinstance(value, Tensor):
         value = value.value
     if not hasattr(value, "shape"):

@@ -1,0 +1,188 @@
+"""NumPy functions made of several ops (np.sort: an argsort and a gather) read as one op in
+a trace: one forward row named after the function, one backward row whose local
+derivative says what its rules do, their ops folded inside (shown with ``ops=True``), and
+the gradient exactly that of the ops, traced or not."""
+
+import numpy as np
+import pytest
+
+import gradmagic as gm
+from gradmagic.core import context
+from gradmagic.core.primitive import Composite
+
+rng = np.random.default_rng(16)
+A = rng.standard_normal((3, 3))
+S = A @ A.T + 3 * np.eye(3)
+v = rng.standard_normal(3)
+M = rng.standard_normal((2, 3, 4))
+LA = np.linalg
+
+# name, function of Tensors, arguments, the local label of the first input
+CASES = [
+    ("sort", np.sort, [v], "back to unsorted order"),
+    ("partition", lambda a: np.partition(a, 1), [v], "back to unpartitioned order"),
+    ("median", np.median, [A], "onto the elements picked"),
+    ("percentile", lambda a: np.percentile(a, 30), [A], "onto the elements picked"),
+    ("ptp", np.ptp, [A], "[x == max] - [x == min]"),
+    ("average", lambda a, w: np.average(a, weights=w), [A, S], "w / sum(w)"),
+    ("nansum", np.nansum, [A], "[x not NaN]"),
+    ("nanmean", np.nanmean, [A], "[x not NaN] / count"),
+    ("nan_to_num", np.nan_to_num, [A], "[x finite]"),
+    ("piecewise", lambda a: np.piecewise(a, [a < 0, a >= 0], [lambda x: -x, lambda x: x ** 2]), [A],
+     "each piece's rule"),
+    ("dstack", lambda a, b: np.dstack([a, b]), [A, S], "slice"),
+    ("column_stack", lambda a, b: np.column_stack([a, b]), [v, v[::-1].copy()], "slice"),
+    ("append", np.append, [A, S], "slice"),
+    ("rot90", np.rot90, [A], "rotate back"),
+    ("roll", lambda a: np.roll(a, 1), [A], "roll back"),
+    ("repeat", lambda a: np.repeat(a, 2, axis=0), [A], "sum over the repeats"),
+    ("tile", lambda a: np.tile(a, 2), [A], "sum over the tiles"),
+    ("pad", lambda a: np.pad(a, 1), [A], "crop, padding summed back"),
+    ("tensordot", lambda a, b: np.tensordot(a, b, 1), [A, S], "upstream · {1}"),
+    ("inner", np.inner, [v, v[::-1].copy()], "upstream · {1}"),
+    ("vdot", np.vdot, [A, S], "upstream * {1}"),
+    ("kron", np.kron, [A, S], "blocks of upstream · {1}"),
+    ("cross", np.cross, [v, v[::-1].copy()], "{1} × upstream"),
+    ("trace", np.trace, [A], "identity"),
+    ("diagonal", np.diagonal, [A], "onto the diagonal"),
+    ("diagflat", np.diagflat, [v], "diagonal taken back"),
+    ("matrix_power", lambda a: LA.matrix_power(a, 3), [A], "sum of (A^k).T @ upstream @ (A^(n-1-k)).T"),
+    ("multi_dot", lambda a, b: LA.multi_dot([a, b, a]), [A, S], "upstream times the others' product"),
+    ("norm", LA.norm, [v], "d norm / dx"),
+    ("norm", lambda a: LA.norm(a, "nuc"), [A], "d norm / dx"),
+    ("eigh", lambda s: LA.eigh(s)[0], [S], "V (diag(gw) + F * V^T gV) V^T"),
+    ("qr", lambda a: LA.qr(a)[1], [A], "(gQ + Q copyltu(R gR^T - gQ^T Q)) R^-T"),
+    ("svdvals", LA.svdvals, [A], "U diag(upstream) Vh, U and Vh from the forward's svd"),
+    ("linspace", lambda a, b: np.linspace(a, b, 4), [v[0], v[1]], "1 - k / (n - 1)"),
+]
+
+
+def traced_gradient(f, args, **options):
+    ts = [gm.Variable(a, name=f"a{i}") for i, a in enumerate(args)]
+    with gm.trace(**options) as tr:
+        with gm.GradientTape() as tape:
+            y = f(*ts)
+            loss = np.sum(y * y)
+        grads = tape.gradient(loss, ts)
+    return tr, [g.numpy() for g in grads]
+
+
+def untraced_gradient(f, args):
+    ts = [gm.Variable(a) for a in args]
+    with gm.GradientTape() as tape:
+        y = f(*ts)
+        loss = np.sum(y * y)
+    return [g.numpy() for g in tape.gradient(loss, ts)]
+
+
+@pytest.mark.parametrize("name, f, args, label", CASES, ids=[c[0] + str(i) for i, c in enumerate(CASES)])
+def test_a_composite_is_one_row_each_way_with_its_rule_in_words(name, f, args, label):
+    tr, grads = traced_gradient(f, args)
+    forward = [r for r in tr.forward if r.node not in ("multiply", "sum", "getitem")]
+    assert [r.node for r in forward] == [name]
+    assert isinstance(forward[0].source, Composite) and forward[0].kind == "op" and forward[0].note == ""
+    (back,) = [r for r in tr.backward if r.node == name]
+    assert back.kind == "op" and back.local[0] == label
+    assert back.inputs == forward[0].inputs and back.outputs == forward[0].outputs
+    assert "{1}" not in back.cells()["local"] or len(args) < 2  # names put in
+    for got, want in zip(grads, untraced_gradient(f, args)):  # observing changes nothing
+        np.testing.assert_array_equal(got, want)
+
+
+def test_its_downstream_is_what_its_ops_gave_and_its_upstream_what_came_in():
+    x = gm.Variable([3.0, 1.0, 2.0], name="x")
+    w = np.array([1.0, 10.0, 100.0])
+    with gm.trace() as tr:
+        with gm.GradientTape() as tape:
+            y = np.sum(np.sort(x) * w)
+        g = tape.gradient(y, x)
+    (row,) = [r for r in tr.backward if r.node == "sort"]
+    np.testing.assert_array_equal(row.upstream[0].value if hasattr(row.upstream[0], "value") else row.upstream[0], w)
+    np.testing.assert_array_equal(row.downstream[0], [100.0, 1.0, 10.0])  # unsorted
+    np.testing.assert_array_equal(g, [100.0, 1.0, 10.0])
+    assert row.cells()["local"] == "x: back to unsorted order"
+
+
+def test_with_ops_its_ops_show_inside_it():
+    x = gm.Variable([3.0, 1.0, 2.0], name="x")
+    with gm.trace(ops=True) as tr:
+        with gm.GradientTape() as tape:
+            y = np.sum(np.roll(x, 1) * 2.0)
+        tape.gradient(y, x)
+    nodes = [(r.node, r.context) for r in tr.forward]
+    assert nodes[0] == ("roll", "") and len(nodes) > 3
+    assert all(c.startswith("roll") for _, c in nodes[1:-2]) and nodes[-2:] == [("multiply", ""), ("sum", "")]
+    assert ("concatenate", "roll › roll") in nodes  # roll along the flattened axis, inside
+    assert "roll" not in [r.node for r in tr.backward]  # each op's own step instead
+
+
+def test_several_outputs_each_have_their_upstream_and_an_unused_one_says_so():
+    a = gm.Variable(np.arange(6.0).reshape(2, 3), name="a")
+    with gm.trace() as tr:
+        with gm.GradientTape() as tape:
+            p1, p2, p3 = np.hsplit(a, 3)
+            y = np.sum(p1 * 2.0) + np.sum(p3)
+        g = tape.gradient(y, a)
+    (row,) = [r for r in tr.backward if r.node == "hsplit"]
+    assert len(row.outputs) == 3 and row.upstream[1] is None
+    np.testing.assert_array_equal(row.upstream[0], [[2.0], [2.0]])
+    np.testing.assert_array_equal(row.upstream[2], [[1.0], [1.0]])
+    assert row.cells()["upstream"] == "[[2], [2]], unused, [[1], [1]]"
+    np.testing.assert_array_equal(g, [[2.0, 0.0, 1.0], [2.0, 0.0, 1.0]])
+
+
+def test_nested_composites_and_composites_inside_a_function_show_once():
+    a = gm.Variable(A, name="a")
+
+    @gm.custom_gradient
+    def f(x):
+        return np.sum(np.sort(x)), lambda up: up * np.ones_like(x)
+
+    with gm.trace() as tr:
+        with gm.GradientTape() as tape:
+            y = LA.norm(a, "nuc") + f(a)  # norm -> svdvals -> svd, each a composite
+        tape.gradient(y, a)
+    assert [r.node for r in tr.forward] == ["norm", "f", "add"]
+    assert [r.node for r in tr.backward] == ["add", "f", "norm"]
+
+
+def test_a_composite_that_gives_its_input_back_has_no_row():
+    a = gm.Variable(A, name="a")
+    with gm.trace() as tr:
+        with gm.GradientTape() as tape:
+            y = np.sum(np.atleast_2d(a))
+        tape.gradient(y, a)
+    assert [r.node for r in tr.forward] == ["sum"]
+
+
+def test_a_composite_that_raises_leaves_its_row_and_nothing_open():
+    a = gm.Variable(A, name="a")
+    with gm.trace() as tr:
+        with pytest.raises(TypeError, match="exponent must be an integer"):
+            np.linalg.matrix_power(a, 1.5)
+        b = a * 2.0
+    assert tr._stack == []
+    assert [(r.node, r.note) for r in tr.forward] == [("matrix_power", "raised an exception"), ("multiply", "")]
+    assert b.numpy().tolist() == (A * 2).tolist()
+
+
+def test_untraced_no_listener_hears_a_composite(monkeypatch):
+    heard = []
+
+    class Counting(context.Listener):
+        def on_composite_enter(self, op, inputs):
+            heard.append(op.name)
+
+    x = gm.Variable([3.0, 1.0, 2.0])
+    np.sort(x)
+    assert heard == []
+    listener = Counting()
+    context.push(listener)
+    try:
+        with gm.GradientTape():  # a recording tape is not a listener
+            np.sort(x)
+    finally:
+        context.remove(listener)
+    assert heard == ["sort"]
+    np.sort(x)
+    assert heard == ["sort"]
