@@ -25,7 +25,7 @@ from .._backend import kind, xp_of
 from ..errors import GradientValueError, NoGradientError
 from . import ops
 from .ops import (absolute, expand_dims, getitem, matmul, moveaxis, reshape, sqrt,
-                  squeeze, swapaxes, unsupported, where)
+                  squeeze, swapaxes, unsupported)
 from .primitive import Primitive, apply, composite, defvjp
 from .tensor import Tensor, raw
 
