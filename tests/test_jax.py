@@ -351,3 +351,13 @@ def test_the_row_of_a_custom_vjp_call_shows_its_residuals():
         grad(lambda x, y: f(x, y))(2.0, 3.0)
     row = next(r for r in tr.backward if r.node == "f")
     assert row.note.startswith("saved for backward: res[0]=-0.4161, res[1]=0.9093, res[2]=3")
+
+
+def test_a_traced_transform_shows_the_functions_parameter_names():
+    def loss(params, x):
+        return jnp.sum(jnp.tanh(params["w"] * x) ** 2)
+
+    with gm.trace() as tr:
+        jax.grad(loss)({"w": jnp.array([1.0, 2.0])}, jnp.array([0.5, 0.1]))
+    assert tr.forward[0].cells()["x"] == "params['w']=[1, 2], x=[0.5, 0.1]"
+    assert "/d(params['w']) = " in tr.to_text()

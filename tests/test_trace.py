@@ -502,3 +502,39 @@ def test_trace_script_options_before_the_script_and_its_own_arguments_after(tmp_
     proc = run_cli("trace", "--ops", "--check", "--max-rows", "2", "--precision", "2", str(script))
     assert proc.returncode == 0 and "argv []" in proc.stdout, proc.stderr
     assert "rows folded" in proc.stdout and "d(loss)/d(x) = [2, 4]" in proc.stdout
+
+
+# -- a transform's arguments read by the user's parameter names ------------------------------
+def test_gm_grad_and_jvp_name_the_arguments_after_the_functions_parameters():
+    def loss(w, x):
+        return np.sum(np.tanh(w * x))
+
+    with gm.trace() as tr:
+        gm.grad(loss, argnums=(0, 1))(np.array([1.0, 2.0]), np.array([0.5, 0.1]))
+    assert tr.forward[0].cells()["x"] == "w=[1, 2], x=[0.5, 0.1]"
+    assert tr.to_text().splitlines()[-1].startswith("  d(sum(tanh(w * x)))/d(x) = ")
+    with gm.trace() as tr:
+        gm.jvp(lambda u: np.sin(u), (np.ones(2),), (np.ones(2),))
+    assert [r.cells()["x"] for r in tr.forward_mode] == ["u=[1, 1]"]
+
+
+def test_a_named_argument_lives_as_long_as_the_trace_so_its_id_names_nothing_else():
+    import gc
+    import weakref
+
+    def traced():
+        refs = []
+
+        def f(unused, x):  # `unused` reaches no row
+            refs.append(weakref.ref(unused))
+            return np.sum(x * 2.0)
+
+        with gm.trace() as tr:
+            gm.grad(f, argnums=1)(gm.constant(np.ones(2)), np.ones(2))
+        gc.collect()
+        assert refs[0]() is not None and tr.forward[0].cells()["x"] == "x=[1, 1], 2"
+        return refs[0]
+
+    ref = traced()
+    gc.collect()
+    assert ref() is None  # freed with the trace

@@ -8,6 +8,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ..errors import GradientTypeError
+from .context import calling
 from .tape import GradientTape
 from .tensor import Tensor, constant
 
@@ -56,6 +57,7 @@ def value_and_grad(f: Callable, argnums: int | Sequence[int] = 0) -> Callable:
         with GradientTape() as tape:
             for a in nums:
                 tape.watch(args[a])
+            calling(f, args, kwargs)
             out = f(*args, **kwargs)
         if not isinstance(out, Tensor) and np.ndim(out) == 0 and np.asarray(out).dtype.kind in "fc":
             out = constant(out)  # does not depend on the arguments: its gradient is zero

@@ -83,6 +83,10 @@ class Listener:
     def on_composite_exit(self, op: Any, outputs: tuple | None) -> None:
         """It ended, giving ``outputs`` (None: it raised)."""
 
+    def on_call(self, fn: Any, args: Sequence, kwargs: dict) -> None:
+        """A transform (``gm.grad``, ``jax.grad``, ``gm.jvp`` ...) calls the user's ``fn``
+        on ``args``: values their code knows by ``fn``'s parameter names."""
+
     def on_backward_step(self, entry: tuple, g, downs: list, level: int) -> None:
         """One op differentiated: upstream ``g``, downstream ``downs[i]`` per argument."""
 
@@ -103,6 +107,15 @@ class Listener:
     def on_tangent_step(self, step: Any) -> None:
         """Forward mode: one op's output tangents, from its input tangents
         (``step``: a ``forward.TangentStep``)."""
+
+
+def calling(fn: Any, args: Sequence, kwargs: dict | None = None) -> None:
+    """Tell the listeners that a transform calls the user's ``fn`` on ``args``."""
+    tapes = TAPES.get()
+    if tapes:
+        for t in tapes:
+            if not t.records:
+                t.on_call(fn, args, kwargs or {})
 
 
 class paused:

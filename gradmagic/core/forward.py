@@ -34,7 +34,7 @@ from .._backend import common_xp, kind, numpy_dtype, xp_of
 from ..errors import GradientTypeError, GradientValueError, TapeReentryError
 from . import ops
 from .backward import backward, ones
-from .context import TAPES, Listener, listeners, push, remove
+from .context import TAPES, Listener, calling, listeners, push, remove
 from .nest import flatten
 from .tape import GradientTape
 from .tensor import Tensor, Variable, constant, to_array
@@ -462,7 +462,9 @@ def jvp(f: Callable, primals, tangents) -> tuple:
     acc = Accumulator()
     with acc:
         acc.start(ps, ts)
-        out = f(*rebuild(ps))
+        args = rebuild(ps)
+        calling(f, args)
+        out = f(*args)
     leaves, names, rebuild_out = flatten(out, "output")
     values, tangents_out = [], []
     for v, where in zip(leaves, names):

@@ -83,6 +83,7 @@ class Trace(Naming, Listener):
         self._found = []  # pitfalls found while the code ran (None gradients, contract errors)
         self._bodies = {}  # a custom call -> its Body: one per function and input shapes (check)
         self._kinds = set()  # those (function, shapes) whose body is kept
+        self._called = []  # the arguments transforms called the user's functions on
 
     # -- as a context ----------------------------------------------------------------
     def __enter__(self):
@@ -231,6 +232,16 @@ class Trace(Naming, Listener):
                 rec[NOTE] = "raised an exception"
             elif group.n_ops > 1 and not self.ops:
                 rec[NOTE] = f"{group.n_ops} op{'s' if group.n_ops != 1 else ''} folded"
+
+    def on_call(self, fn, args, kwargs):
+        """A transform calls the user's ``fn``: its arguments are named after its parameters
+        (kept alive with the trace, so no later value takes one's id and name)."""
+        try:
+            arguments = inspect.signature(fn).bind(*args, **kwargs).arguments
+        except (TypeError, ValueError):  # no signature to read, or one that does not fit
+            return
+        self._called.append(arguments)
+        self.name_values(arguments)
 
     def on_composite_enter(self, op, inputs):
         """An op made of ops (np.sort, np.roll ...) is one "op" row, its ops folded inside;

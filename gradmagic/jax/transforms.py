@@ -13,7 +13,7 @@ import functools
 import numpy as np
 
 from ..core import ops
-from ..core.context import stack
+from ..core.context import calling, stack
 from ..core.forward import jvp as engine_jvp
 from ..core.tape import GradientTape
 from ..core.tensor import Tensor
@@ -79,6 +79,7 @@ def value_and_grad(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=F
         w = _Watched(args, nums, "grad", allow_int)
         with GradientTape(persistent=True) as tape:
             tape.watch(w.leaves)
+            calling(fun, w.args, kwargs)
             out = fun(*w.args, **kwargs)
         if has_aux:
             if not (isinstance(out, (tuple, list)) and len(out) == 2):
@@ -165,6 +166,7 @@ def jacrev(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=False):
         w = _Watched(args, nums, "jacrev", allow_int)
         with GradientTape(persistent=True) as tape:
             tape.watch(w.leaves)
+            calling(fun, w.args)
             out = fun(*w.args)
         if has_aux:
             out, aux = out
@@ -193,6 +195,7 @@ def jvp(fun, primals, tangents, has_aux=False):
     aux = []
 
     def run(*args):
+        calling(fun, args)
         out = fun(*args)
         if has_aux:
             out, extra = out
