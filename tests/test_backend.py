@@ -13,6 +13,7 @@ The CuPy tests at the end carry the ``cupy`` marker and skip, with the reason
 that reason in one line (the project's conftest).
 """
 
+import json
 import os
 import subprocess
 import sys
@@ -946,6 +947,125 @@ def test_the_scan_finds_a_nan_born_on_a_device_with_one_copy(host_copies):
     assert [p.kind for p in tr.pitfalls] == ["nan-origin"]  # found from one scan
     assert len(host_copies) == 1, host_copies
     assert "exp overflow" in tr.pitfalls[0].message  # its numbers come when it is read
+
+
+# -- an untraced step makes the array calls a hand-written step makes, and no more ------------
+# On a GPU each array call is a kernel launch or a view, 10 to 30 us of Python and driver at
+# small sizes: what a step costs beyond the hand-written one is largely its extra calls.
+# Counted on array_api_strict (standing for CuPy), in a fresh interpreter whose namespace
+# and array class are counted before gradmagic is imported, since gradmagic resolves each
+# namespace function once per module and keeps it.
+COUNT_CALLS = '''
+import collections, json
+import array_api_strict as xs
+
+calls, on = collections.Counter(), [False]
+Array = type(xs.asarray(0.0))
+
+
+def counted(f, name):
+    def call(*args, **kwargs):
+        if on[0]:
+            calls[name] += 1
+        return f(*args, **kwargs)
+    return call
+
+
+for name in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__truediv__",
+             "__rtruediv__", "__pow__", "__rpow__", "__matmul__", "__rmatmul__", "__neg__",
+             "__getitem__", "__iadd__", "__isub__", "__imul__", "__itruediv__"):
+    setattr(Array, name, counted(getattr(Array, name), name))
+for name in ("T", "mT"):
+    setattr(Array, name, property(counted(getattr(Array, name).fget, name)))
+for name in dir(xs):
+    f = getattr(xs, name)
+    if callable(f) and not isinstance(f, type) and not name.startswith("_"):
+        setattr(xs, name, counted(f, name))
+
+import numpy as np
+import gradmagic as gm
+
+
+def hand(params, x, y):
+    W1, b1, W2, b2, W3, b3 = params
+    h1 = xs.tanh(x @ W1 + b1)
+    h2 = xs.tanh(h1 @ W2 + b2)
+    d = h2 @ W3 + b3 - y
+    loss = xs.mean(d * d)
+    g = d * (2 / d.size)
+    gW3, gb3 = h2.T @ g, xs.sum(g, axis=0)
+    g2 = (g @ W3.T) * (1 - h2 * h2)
+    gW2, gb2 = h1.T @ g2, xs.sum(g2, axis=0)
+    g1 = (g2 @ W2.T) * (1 - h1 * h1)
+    gW1, gb1 = x.T @ g1, xs.sum(g1, axis=0)
+    return loss, [gW1, gb1, gW2, gb2, gW3, gb3]
+
+
+def engine(params, x, y):  # the same step as a NumPy user writes it on Tensors
+    ps = [gm.Tensor(p) for p in params]
+    x, y = gm.Tensor(x), gm.Tensor(y)
+    with gm.GradientTape() as tape:
+        tape.watch(ps)
+        W1, b1, W2, b2, W3, b3 = ps
+        h1 = np.tanh(x @ W1 + b1)
+        h2 = np.tanh(h1 @ W2 + b2)
+        d = h2 @ W3 + b3 - y
+        loss = np.mean(d * d)
+    return loss.value, [g.value for g in tape.gradient(loss, ps)]
+
+
+rng = np.random.default_rng(0)
+shapes = [(8, 16), (16,), (16, 16), (16,), (16, 1), (1,)]
+params = [xs.asarray(rng.standard_normal(s).astype(np.float32) / 4) for s in shapes]
+x = xs.asarray(rng.standard_normal((4, 8)).astype(np.float32))
+y = xs.asarray(rng.standard_normal((4, 1)).astype(np.float32))
+out = {}
+for name, step in (("hand", hand), ("engine", engine)):
+    step(params, x, y)  # warm: every namespace function looked up once
+    calls.clear()
+    on[0] = True
+    loss, grads = step(params, x, y)
+    on[0] = False
+    out[name] = {"calls": dict(calls), "values": [np.asarray(loss).tolist()] + [np.asarray(g).tolist() for g in grads]}
+print(json.dumps(out))
+'''
+VIEWS = {"T", "mT", "reshape", "broadcast_to", "permute_dims", "expand_dims", "squeeze", "__getitem__"}
+
+
+def test_an_untraced_step_makes_no_more_array_calls_than_the_same_step_by_hand():
+    root = str(Path(__file__).resolve().parents[1])
+    done = subprocess.run([sys.executable, "-c", COUNT_CALLS], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": os.pathsep.join([root, os.environ.get(
+                              "PYTHONPATH", "")])})
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    hand, engine = out["hand"]["calls"], out["engine"]["calls"]
+
+    def split(calls):
+        kernels = sum(n for name, n in calls.items() if name not in VIEWS)
+        return kernels, sum(n for name, n in calls.items() if name in VIEWS)
+
+    (hand_kernels, hand_views), (kernels, views) = split(hand), split(engine)
+    assert hand_kernels == 26 and hand_views == 5, hand  # the count counts
+    # What the engine does beyond the hand's, each on purpose: the loss's seed (ones), the
+    # mean's rule dividing it by n and broadcasting it (a view), and d * d's two rules with
+    # their sum where the hand writes one product (each rule stays one readable line, and a
+    # seed shared across passes would be a device array a grad_fn could write into)
+    assert kernels <= hand_kernels + 4 and views <= hand_views + 1, f"by hand {hand}, by gradmagic {engine}"
+    for got, want in zip(out["engine"]["values"], out["hand"]["values"]):
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("axes", [(-1, -2), (0, 1), (1, -2), (0, -2), (-1, 1)])
+def test_swapaxes_of_a_raw_matrix_is_its_transpose(axes, backend):
+    """A rule's raw matrix gets ``.T`` (one view, the call a hand-written step makes);
+    the same axis twice leaves it as it is, as NumPy's swapaxes does."""
+    a = np.arange(6.0).reshape(2, 3)
+    got = ops.swapaxes(backend.array(a), *axes)
+    assert backend.is_native(got)
+    np.testing.assert_array_equal(backend.host(got), np.swapaxes(a, *axes))
+    cube = np.arange(24.0).reshape(2, 3, 4)  # not a matrix: the permutation
+    np.testing.assert_array_equal(backend.host(ops.swapaxes(backend.array(cube), -1, -2)), np.swapaxes(cube, -1, -2))
 
 
 def test_scan_tells_nan_from_inf_for_each_value():

@@ -42,7 +42,14 @@ def factorization(x):  # an op with several outputs (eigh's packed output, slice
     return np.sum(w) + np.sum(v[:, 0] ** 2)
 
 
+def squares(x):  # x * x: under a mean (its upstream a shared constant), and under any upstream
+    t = np.tanh(x)
+    return np.mean(x * x) + np.sum((t * t) * x) + np.sum(np.mean(x * x, axis=0))
+
+
 PROGRAMS = {"chain": (chain, np.float64(0.3)), "arrays": (arrays, np.linspace(-1, 1, 16)),
+            "squares": (squares, np.linspace(-1, 1, 12).reshape(3, 4)),
+            "squares-float32": (squares, np.linspace(-1, 1, 12, dtype=np.float32).reshape(3, 4)),
             "custom": (custom, np.linspace(-2, 2, 6)), "factorization": (factorization, np.arange(1.0, 7.0))}
 
 
@@ -76,3 +83,28 @@ def test_a_scalar_broadcast_against_an_array_gets_the_total():
         y = np.sum(x * np.arange(4.0))
     g = tape.gradient(y, x)
     assert g.shape == () and float(g) == 6.0
+
+
+@pytest.mark.parametrize("gshape,shape", [((5, 3), (3,)), ((2, 5, 3), (3,)), ((2, 5, 3), (5, 3)),
+                                          ((5, 3), (1, 3)), ((5, 3), (5, 1)), ((2, 5, 3), (5, 1))])
+def test_unbroadcast_sums_the_added_and_the_stretched_axes(gshape, shape):
+    """Only leading axes added (a bias's gradient): one sum; otherwise a sum kept as ones, reshaped."""
+    from gradmagic.core.backward import unbroadcast
+    g = np.arange(float(np.prod(gshape))).reshape(gshape)
+    got = unbroadcast(g, shape)
+    lead = len(gshape) - len(shape)
+    stretched = tuple(i + lead for i, n in enumerate(shape) if n == 1 and gshape[i + lead] != 1)
+    want = np.sum(np.sum(g, axis=tuple(range(lead))), axis=tuple(a - lead for a in stretched), keepdims=True)
+    assert got.shape == shape
+    np.testing.assert_array_equal(got, want)
+
+
+def test_a_flat_list_or_tuple_of_sources_comes_back_as_given():
+    x, y = gm.constant(2.0), gm.constant(3.0)
+    with gm.GradientTape(persistent=True) as tape:
+        tape.watch([x, y])
+        z = x * y
+    assert type(tape.gradient(z, (x, y))) is tuple and type(tape.gradient(z, [x, y])) is list
+    assert [float(g) for g in tape.gradient(z, [x, y])] == [3.0, 2.0]
+    nested = tape.gradient(z, [x, {"y": y}])  # not flat: nest's way
+    assert float(nested[0]) == 3.0 and float(nested[1]["y"]) == 2.0

@@ -48,10 +48,16 @@ def unbroadcast(g, shape):
         return g
     if not shape:  # a scalar's: the total
         return apply(ops.SUM, g, axis=None, keepdims=False)
+    lead = len(gshape) - len(shape)
+    if lead > 0 and gshape[lead:] == shape:  # only leading axes added (a bias's): summed away
+        return apply(ops.SUM, g, axis=LEADING[lead] if lead < 4 else tuple(range(lead)), keepdims=False)
     axes = broadcast_axes(gshape, shape)
     if axes is None:
         return ops.broadcast_to(g, shape)  # a rule gave less than the full shape
     return ops.reshape(apply(ops.SUM, g, axis=axes, keepdims=True), shape)
+
+
+LEADING = [(), (0,), (0, 1), (0, 1, 2)]  # the first n axes, for n < 4
 
 
 SEEDS = {}  # NumPy dtype -> the seed of every scalar target of that dtype: a read-only 0-d one

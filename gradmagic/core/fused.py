@@ -89,7 +89,7 @@ def _sum_backward(xp, g, shape, axis, keepdims):  # g broadcast back over the su
         g = one(g.dtype) if g == 1 else np.array(g)  # a one is the seed (known to be ones)
     if type(g) is np.ndarray and not g.shape:  # a total's gradient (a scalar target's seed)
         return spread(g, shape)
-    if not keepdims:
+    if g.shape and not keepdims:  # (a 0-d g broadcasts as it is)
         g = xp.reshape(g, reduced_shape(shape, axis, True))
     return xp.broadcast_to(g, shape)
 

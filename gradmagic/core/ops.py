@@ -320,6 +320,8 @@ def transpose(x, axes=None):
 
 
 def swapaxes(x, axis1, axis2):
+    if not isinstance(x, Tensor) and len(_shape(x)) == 2 and (axis1 - axis2) % 2:
+        return x.T  # a raw matrix's two axes (a matmul rule's): .T, a view at C speed
     perm = list(range(_ndim(x)))
     perm[axis1], perm[axis2] = perm[axis2], perm[axis1]
     return transpose(x, perm)
@@ -514,7 +516,7 @@ OUTER = Primitive("outer", lambda xp, a, b: xp.outer(a, b))
 
 
 def matmul(a, b):
-    return apply(MATMUL, a, b)
+    return binary(MATMUL, a, b)
 
 
 def outer(a, b, out=None):

@@ -418,6 +418,12 @@ def _flatten(tree, fn, arg, allow_raw=False):
     rebuilds the tree from new leaves (``nest.flatten``)."""
     if isinstance(tree, Tensor):  # the common case, one Tensor
         return [tree], _first
+    if type(tree) is list or type(tree) is tuple:  # the next commonest: a flat list of Tensors
+        for node in tree:
+            if not isinstance(node, Tensor):
+                break
+        else:
+            return list(tree), type(tree)  # rebuilt by list(...) or tuple(...), as nest's would
     leaves, _, rebuild = flatten(tree, ordered=False)  # results in the order given
     for node in leaves:
         if isinstance(node, Tensor) or (allow_raw and (hasattr(node, "shape") or (
