@@ -26,7 +26,8 @@ from .core.ops import logsumexp, sigmoid, softplus, stop_gradient
 from .core.tape import GradientTape
 from .core.tensor import Tensor, Variable, constant
 from .debug.gradcheck import check_grad
-from .debug.trace import Trace, scope, trace, traced
+from .debug.scopes import scope, traced
+from .debug.trace import Trace, trace
 from .errors import BackendError, GradmagicError, NoGradientError
 
 # Overflow and invalid-value warnings from NumPy inside the engine's own lines are

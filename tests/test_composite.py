@@ -186,3 +186,21 @@ def test_untraced_no_listener_hears_a_composite(monkeypatch):
     assert heard == ["sort"]
     np.sort(x)
     assert heard == ["sort"]
+
+
+def test_forward_mode_shows_a_composite_as_one_row_with_its_tangents():
+    def f(u):
+        return np.sum(np.hsplit(np.roll(u, 1), 3)[0] * 2.0)  # roll is made of a roll itself
+
+    u, du = np.array([3.0, 1.0, 2.0]), np.array([1.0, 0.0, 0.0])
+    with gm.trace() as tr:
+        value, tangent = gm.jvp(f, (u,), (du,))
+    rows = tr.forward_mode
+    assert [r.node for r in rows] == ["roll", "hsplit", "multiply", "sum"]
+    np.testing.assert_array_equal(rows[0].upstream[0], du)
+    np.testing.assert_array_equal(rows[0].downstream[0], np.roll(du, 1))
+    assert [np.asarray(t).tolist() for t in rows[1].downstream] == [[0.0], [1.0], [0.0]]
+    assert float(tangent) == 0.0 and float(value) == 4.0
+    with gm.trace(ops=True) as tr:
+        gm.jvp(f, (u,), (du,))
+    assert "concatenate" in [r.node for r in tr.forward_mode]  # its ops, with ops=True

@@ -21,11 +21,10 @@ import inspect
 import json
 import sys
 import weakref
-from typing import Callable
 
 from ..core.backward import broadcast_axes
 from ..core import context
-from ..core.context import Listener, listeners, paused, push, remove
+from ..core.context import Listener, paused, push, remove
 from ..core.tensor import Tensor, Variable, replace_variables
 from ..errors import TapeError
 from ..render._format import summary
@@ -262,6 +261,13 @@ class Trace(Naming, Listener):
                 rec[NOTE] = "raised an exception"
             if not self.ops and (group.n_ops or outputs is None):  # none: it gave its input back
                 self._forward.add(rec)
+        if group.tangents is not None and outputs:  # forward mode: one row, its ops folded
+            tangents = group.tangents
+            self._tangents.add(record_row(
+                FORWARD_MODE, context.LEVEL.get(), "op", op.name, group.inputs, None, tuple(outputs),
+                upstream=tuple(tangents.get(id(v)) for v in group.inputs),
+                downstream=tuple(tangents.get(id(v)) for v in outputs), local="", source=op,
+                context=" › ".join(g.name for g in self._stack)))
 
     def scope_enter(self, name, inputs, names):
         """A ``scope`` or ``@traced`` function starts: its ops are grouped under ``name``."""
@@ -294,6 +300,15 @@ class Trace(Naming, Listener):
             groups = groups[:-1]  # the function's own step, heard before it returns
         if not self.ops and any(g.custom for g in groups):
             return  # an op inside a custom function: the function's own row follows
+        composite = None if self.ops else next((g for g in groups if g.composite is not None), None)
+        if composite is not None:  # folded: the composite's own row follows, from these tangents
+            if composite.tangents is None:
+                composite.tangents = {}
+            for v, t in zip(args + (out if type(out) is tuple else (out,)),
+                            step.tangents_in + step.tangents_out):
+                if t is not None:
+                    composite.tangents[id(v)] = t  # the latest: an id dead values had is reused
+            return
         for a in args:
             if type(a) is Variable:
                 args = self._snapshot(args, vals)
@@ -535,60 +550,3 @@ def trace(ops: bool = options.OPS.default, check: bool = options.CHECK.default,
     (the first and last; the rest are counted). ``precision``: significant digits shown.
     """
     return Trace(ops=ops, check=check, max_rows=max_rows, precision=precision)
-
-
-class scope:
-    """Group the ops of a block under one name in the trace: ``with gm.scope("layer1"):``."""
-
-    def __init__(self, name: str):
-        self.name = str(name)
-
-    def __enter__(self):
-        self._traces = [h for h in listeners() if isinstance(h, Trace)]
-        for t in self._traces:
-            t.scope_enter(self.name, (), ())
-        return self
-
-    def __exit__(self, exc_type, exc, tb):
-        for t in self._traces:
-            t.scope_exit(self.name, None, raised=exc_type is not None)
-        return False
-
-
-def traced(fn: Callable | None = None, *, name: str | None = None) -> Callable:
-    """Mark a function so that a trace shows it as one row, its ops folded inside.
-
-    >>> @gm.traced
-    ... def layer(x, w):
-    ...     return np.tanh(x * w)
-    """
-    if fn is None:
-        return functools.partial(traced, name=name)
-    label = name or getattr(fn, "__name__", "function")
-    try:
-        params = [p.name for p in inspect.signature(fn).parameters.values()
-                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    except (TypeError, ValueError):
-        params = []
-
-    @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
-        traces = [h for h in listeners() if isinstance(h, Trace)]
-        if not traces:
-            return fn(*args, **kwargs)
-        inputs = tuple(a for a in args if isinstance(a, Tensor))
-        names = tuple(params[k] if k < len(params) else f"args[{k}]"
-                      for k, a in enumerate(args) if isinstance(a, Tensor))
-        for t in traces:
-            t.scope_enter(label, inputs, names)
-        try:
-            result = fn(*args, **kwargs)
-        except BaseException:
-            for t in traces:
-                t.scope_exit(label, None, raised=True)
-            raise
-        for t in traces:
-            t.scope_exit(label, result)
-        return result
-
-    return wrapper
