@@ -267,6 +267,56 @@ def test_cholesky_gradient_lies_on_the_triangle_numpy_reads():
     np.testing.assert_allclose(lower, np.eye(3), atol=1e-12)
 
 
+@pytest.mark.parametrize("n", [65, 100, 200])
+@pytest.mark.parametrize("lower", [True, False], ids=["lower", "upper"])
+@pytest.mark.parametrize("rhs", [(), (3,), (20,)], ids=["vector", "matrix", "wide"])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_a_triangular_solve_by_halves_is_numpys_solve(n, lower, rhs, dtype):
+    L = np.linalg.cholesky(spd(n, n)(rng_for("tri", n, lower))).astype(dtype)
+    a = L if lower else L.T
+    b = rng_for("tri-b", n).standard_normal((n,) + rhs).astype(dtype)
+    assert linalg._triangle_of(a) == ("lower" if lower else "upper")
+    got, want = linalg._solve_triangular(a, b, lower), np.linalg.solve(a, b)  # by halves
+    assert got.dtype == want.dtype and got.shape == want.shape
+    tol = 1e-4 if dtype == np.float32 else 1e-11
+    np.testing.assert_allclose(got, want, rtol=tol, atol=tol)
+    np.testing.assert_allclose(a @ got, b, rtol=tol, atol=tol)  # what it solves
+    with gm.GradientTape() as tape:  # the op: by halves for a few right-hand sides, else NumPy's LU
+        t = gm.constant(a)
+        tape.watch(t)
+        x = np.linalg.solve(t, b)
+    np.testing.assert_array_equal(x.numpy(), got if b.ndim == 1 or b.shape[1] <= linalg.NARROW else want)
+
+
+def test_a_full_matrix_is_no_triangle_and_mixed_dtypes_promote_as_numpy():
+    a = spd(80, 80)(rng_for("full", 80))
+    assert linalg._triangle_of(a) is None
+    near = np.tril(a)
+    near[0, 79] = 1e-300  # one entry above the diagonal: not triangular
+    assert linalg._triangle_of(near) is None
+    L = np.linalg.cholesky(a)
+    ints = np.arange(80)
+    assert linalg._solve(np, L, ints).dtype == np.linalg.solve(L, ints).dtype == np.float64
+    assert linalg._solve(np, L.astype(np.float32), ints.astype(np.float32)).dtype == np.float32
+
+
+def test_a_singular_triangular_solve_raises_numpys_error():
+    L = np.linalg.cholesky(spd(100, 100)(rng_for("singular", 100)))
+    L[90, 90] = 0.0
+    with pytest.raises(np.linalg.LinAlgError, match="Singular matrix"):
+        linalg._solve(np, L, np.ones(100))
+    with pytest.raises(np.linalg.LinAlgError, match="Singular matrix"):
+        np.linalg.solve(gm.constant(L), np.ones(100))
+
+
+@pytest.mark.parametrize("order", [1, 2])
+def test_a_triangular_solve_past_the_halving_size_agrees_with_finite_differences(order):
+    L = np.linalg.cholesky(spd(70, 70)(rng_for("tri-fd", order)))
+    b = rng_for("tri-fd-b", order).standard_normal(70)
+    w = rng_for("tri-fd-w", order).standard_normal(70)
+    assert gm.check_grad(lambda m, v: np.sum(np.linalg.solve(np.tril(m), v) * w), L, b, order=order)
+
+
 @pytest.mark.parametrize("shape", [(1, 1), (31, 31), (33, 33), (100, 100), (2, 40, 40)], ids=sid)
 def test_lower_inv_by_halves_is_the_inverse(shape):
     L = np.linalg.cholesky(spd(*shape)(rng_for("lower_inv", shape)))

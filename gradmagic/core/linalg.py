@@ -16,6 +16,7 @@ gradient of the function NumPy computes: it lies on that triangle (the strictly 
 triangle has none), so finite differences of NumPy's own function agree with it.
 """
 
+import functools
 import operator
 
 import numpy as np
@@ -108,7 +109,58 @@ def _slogdet(xp, a):
 
 
 SLOGDET = Primitive("slogdet", _slogdet)  # packed (..., 2): sign, logabsdet
-SOLVE = Primitive("solve", lambda xp, a, b: xp.linalg.solve(a, b))
+LEAF = 64  # the order from which a triangular solve goes by halves
+
+
+def _triangle_of(a):
+    """Whether a NumPy matrix is lower or upper triangular ("lower", "upper"; None: neither):
+    a corner first, so a full matrix costs one look, then the other triangle, read in place."""
+    above = _above(a.shape[0])
+    if a[0, -1] == 0 and not np.any(a, where=above):
+        return "lower"
+    if a[-1, 0] == 0 and not np.any(a, where=above.T):
+        return "upper"
+    return None
+
+
+@functools.lru_cache(maxsize=8)
+def _above(n):
+    """The mask of the entries above the diagonal of an n x n matrix (made once per n)."""
+    return np.triu(np.ones((n, n), dtype=bool), 1)
+
+
+def _solve_triangular(a, b, lower):
+    """``np.linalg.solve(a, b)`` for a triangular ``a``, by halves: each half's solve, and the
+    other half's right-hand side updated with one product (block substitution). NumPy has no
+    triangular solve, and an LU of the whole matrix costs O(n^3) where this costs O(n^2) for
+    a few right-hand sides (for many, NumPy's LU does better: see ``NARROW``); a singular ``a`` has a singular diagonal block, and NumPy's solve of
+    that block raises NumPy's own LinAlgError."""
+    n = a.shape[0]
+    if n <= LEAF:
+        return np.linalg.solve(a, b)
+    k = n // 2
+    if lower:
+        top = _solve_triangular(a[:k, :k], b[:k], True)
+        bottom = _solve_triangular(a[k:, k:], b[k:] - a[k:, :k] @ top, True)
+    else:
+        bottom = _solve_triangular(a[k:, k:], b[k:], False)
+        top = _solve_triangular(a[:k, :k], b[:k] - a[:k, k:] @ bottom, False)
+    return np.concatenate([top, bottom])
+
+
+NARROW = 8  # right-hand sides at most: past it, NumPy's LU solves the many columns faster
+
+
+def _solve(xp, a, b):
+    if (xp is np and a.ndim == 2 and (b.ndim == 1 or (b.ndim == 2 and b.shape[1] <= NARROW))
+            and a.shape[0] > LEAF and a.shape[0] == a.shape[1]):
+        triangle = _triangle_of(a)  # a Cholesky factor, or its transpose in solve's rule
+        if triangle is not None:
+            return _solve_triangular(a, b, triangle == "lower")
+    return xp.linalg.solve(a, b)
+
+
+SOLVE = Primitive("solve", _solve)
 
 
 def inv(a):
