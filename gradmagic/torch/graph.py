@@ -121,14 +121,16 @@ class Node:
     def __init__(self, prim, args, vals, params, outs):
         self.prim, self.args, self.vals, self.params = prim, args, vals, params
         if len(outs) == 1:  # the commonest: one output
-            self.outs, self.out_versions = (weakref.ref(outs[0]),), (outs[0].version,)
+            o = outs[0]
+            self.outs, self.out_versions = (weakref.ref(o),), (o.version,)
+            # what an output nobody holds any more looks like (only an op with several
+            # outputs, or a custom function's, can be walked without one of them: a single
+            # output of any other op is held by what reached it)
+            self.metas = ((o.value.shape, o.value.dtype, type(o)),) if prim.joint else None
         else:
             self.outs = tuple([weakref.ref(o) for o in outs])
             self.out_versions = tuple([o.version for o in outs])
-        # what an output nobody holds any more looks like (only an op with several outputs
-        # can be walked without one of them: a single output is held by what reached it)
-        self.metas = tuple([(o.value.shape, o.value.dtype, type(o)) for o in outs]) if (
-            len(outs) > 1 or prim.joint) else None
+            self.metas = tuple([(o.value.shape, o.value.dtype, type(o)) for o in outs])
         versions, sources, grad_ids = [], [], []
         for a in args:
             ours = isinstance(a, Tensor)
@@ -319,6 +321,12 @@ class Walk:
         """The engine's entry for ``node``: its tensors as they were when it ran."""
         ids = self.ids
         if node.changes == CHANGES[0]:  # nothing changed in place since it ran: as recorded
+            if len(node.outs) == 1:  # the commonest: one output
+                o = node.outs[0]()
+                if o is not None:
+                    ids.update(node.grad_ids)
+                    ids.add(id(o))
+                    return node.prim, node.args, node.vals, (o,) if node.prim.joint else o, node.params
             outs = [r() for r in node.outs]
             if all(o is not None for o in outs):
                 ids.update(node.grad_ids)
@@ -414,12 +422,13 @@ def leaves_of(walk):
 
 def accumulate(t, g):
     """``t.grad += g``, as PyTorch accumulates into a leaf."""
+    fresh = not isinstance(g, Tensor)  # a tensor made here, which nothing else holds
     g = as_tensor_of(g, t)
     if g.dtype != t.dtype:
-        g = as_tensor_of(ops.astype(g, t.dtype), t)
+        g, fresh = as_tensor_of(ops.astype(g, t.dtype), t), True
     held = t.grad_value
     if held is None:
-        t.grad_value = g if g.requires_grad else as_tensor_of(g.value, t)
+        t.grad_value = g if g.requires_grad or fresh else as_tensor_of(g.value, t)
     elif g.requires_grad or held.requires_grad:
         t.grad_value = held + g
     else:

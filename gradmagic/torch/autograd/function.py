@@ -19,7 +19,7 @@ from ...core.custom import CustomCall
 from ...core.ops import astype
 from ...core.primitive import Primitive, variadic
 from ...core.tensor import Tensor as CoreTensor
-from ..graph import FREED, GRAD, Node, Tensor, as_tensor_of, no_grad
+from ..graph import CHANGES, FREED, GRAD, Node, Tensor, as_tensor_of, no_grad
 
 WORDS = {"grad_fn": "backward", "upstream": "grad_output", "upstream gradient": "grad_output",
          "an": "a", "stop_gradient": "detach()", "example": "return grad_output * 2 * x",
@@ -35,6 +35,7 @@ class FunctionCtx:
 
     needs_input_grad = ()
     to_save = saved_versions = ()
+    saved_changes = 0  # in-place changes counted when they were saved (graph.CHANGES)
     non_differentiable = frozenset()
     materialize_grads = True
     node = None
@@ -46,18 +47,22 @@ class FunctionCtx:
                                 f"{tensors.index(t)} is of type {type(t).__name__}")
         self.to_save = tensors
         self.saved_versions = tuple([getattr(t, "version", 0) for t in tensors])
+        self.saved_changes = CHANGES[0]
 
     @property
     def saved_tensors(self):
-        if self.node is not None and self.node.freed:
+        node = self.node
+        if node is not None and node.freed:
             raise RuntimeError(FREED)
+        if self.saved_changes == CHANGES[0]:  # no in-place op since: every version as saved
+            return self.to_save
         for k, (t, v) in enumerate(zip(self.to_save, self.saved_versions)):
             if isinstance(t, Tensor) and t.version != v:
                 raise RuntimeError(
                     f"one of the variables needed for gradient computation has been modified "
                     f"by an inplace operation: saved tensor {k} of shape {list(t.shape)} is at "
                     f"version {t.version}; expected version {v} instead.")
-        return tuple(self.to_save)
+        return self.to_save
 
     def mark_non_differentiable(self, *tensors):
         self.non_differentiable = self.non_differentiable | {id(t) for t in tensors}
@@ -95,14 +100,24 @@ class FunctionCall(CustomCall):
     __slots__ = ("cls", "ctx", "args", "like")
     words = WORDS
 
+    def __init__(self, cls, ctx, args, like):
+        super().__init__(cls.__name__, None, cls.names(len(args)), list(args), (), cls,
+                         level=level())
+        self.cls, self.ctx, self.args, self.like = cls, ctx, args, like
+
     def gradients(self, g):
         ctx, like = self.ctx, self.like
-        upstream = tuple([as_tensor_of(u, like) for u in g])
-        with_node, ctx.node = ctx.node, None  # a check may call it again after the walk freed it
-        try:
+        upstream = (as_tensor_of(g[0], like),) if len(g) == 1 else tuple(
+            [as_tensor_of(u, like) for u in g])
+        node = ctx.node
+        if node is not None and node.freed:  # a check calls it again after the walk freed it
+            ctx.node = None
+            try:
+                result = self.cls.backward(ctx, *upstream)
+            finally:
+                ctx.node = node
+        else:
             result = self.cls.backward(ctx, *upstream)
-        finally:
-            ctx.node = with_node
         record = isinstance(g[0], CoreTensor)
         grads = self.check(result, record)
         if record and getattr(self.cls.backward, "once_differentiable", False):
@@ -298,6 +313,12 @@ class Function(metaclass=FunctionMeta):
 def _outputs(result, args):
     """The outputs as new tensors where ``forward`` returned one of its inputs (PyTorch
     gives a view), and the tensors among them."""
+    if isinstance(result, Tensor):  # the commonest: one tensor, new unless it is an input
+        for a in args:
+            if a is result:
+                break
+        else:
+            return result, (result,)
     single = not isinstance(result, tuple)
     items = [result] if single else list(result)
     for k, r in enumerate(items):
@@ -312,9 +333,10 @@ def _record(cls, ctx, args, outs):
     dropped = ctx.non_differentiable
     if dropped and all(id(o) in dropped for o in outs):
         return
-    call = FunctionCall(cls.__name__, None, cls.names(len(args)), list(args), [], cls, level=level())
-    call.cls, call.ctx, call.args = cls, ctx, args
-    call.like = next(a for a in args if isinstance(a, Tensor) and a.requires_grad)
+    for like in args:
+        if isinstance(like, Tensor) and like.requires_grad:
+            break
+    call = FunctionCall(cls, ctx, args, like)
     vals = tuple([a.value if isinstance(a, CoreTensor) else a for a in args])
     node = Node(cls.prim, args, vals, {"call": call}, outs)
     ctx.node = node
