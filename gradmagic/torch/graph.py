@@ -284,7 +284,10 @@ class Walk:
     """The nodes that ``roots`` depend on, as the engine's entries in execution order."""
 
     def __init__(self, roots):
-        nodes, todo = {}, [r.grad_fn for r in roots if r.grad_fn is not None]
+        nodes, todo, top = {}, [], 0
+        for r in roots:
+            if r.grad_fn is not None:
+                todo.append(r.grad_fn)
         while todo:
             node = todo.pop()
             key = id(node)
@@ -293,6 +296,8 @@ class Walk:
             if node.freed:
                 raise RuntimeError(FREED)
             nodes[key] = node
+            if node.level > top:
+                top = node.level
             for n in node.sources:
                 if n is not None:
                     todo.append(n)
@@ -300,7 +305,7 @@ class Walk:
         self.standins = {}
         self.ids = set()
         self.entries = [self._entry(n) for n in self.nodes]
-        self.order = 1 + max([n.level for n in self.nodes], default=0)
+        self.order = 1 + top  # one more than the highest order among the nodes' passes
 
     def _as_it_was(self, t, version, value):
         """``t`` itself, or a stand-in for the ``value`` it had at ``version``."""
@@ -381,12 +386,14 @@ class Walk:
             LEVEL.reset(level)
 
     def tell(self, roots, sources, grads):
-        """The listeners hear the end of the walk, as after ``tape.gradient``."""
+        """The listeners hear the end of the walk, as after ``tape.gradient``; ``grads``:
+        the gradients, or a function that gives them (called only when one listens)."""
         hooks = listeners()
         if hooks:
             seen = TapeView(self.entries, self.ids, False)
+            grads = list(grads() if callable(grads) else grads)
             for h in hooks:
-                h.on_gradient_end(seen, list(roots), list(sources), list(grads), self.order)
+                h.on_gradient_end(seen, list(roots), list(sources), grads, self.order)
 
     def free(self):
         for n in self.nodes:
@@ -464,13 +471,16 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     if inputs is not None:
         targets = _sequence(inputs)
     else:
-        targets = leaves_of(walk) + [r for r in roots if r.is_leaf or r.retains_grad]
+        targets = leaves_of(walk)
+        for r in roots:
+            if r.grad_fn is None or r.retains_grad:  # a leaf, or a root that retains its grad
+                targets.append(r)
     grads = walk.run(seeds, {id(t) for t in targets}, create_graph)
     for t in targets:
         g = grads.get(id(t))
         if g is not None:
             accumulate(t, g)
-    walk.tell(roots, targets, [t.grad_value for t in targets])
+    walk.tell(roots, targets, lambda: [t.grad_value for t in targets])
     if not (create_graph if retain_graph is None else retain_graph):
         walk.free()
 
