@@ -14,7 +14,7 @@ import functools
 import inspect
 
 from ...core.backward import broadcast_axes, unbroadcast
-from ...core.context import level, listeners
+from ...core.context import LEVEL, listeners
 from ...core.custom import CustomCall
 from ...core.ops import astype
 from ...core.primitive import Primitive, variadic
@@ -101,8 +101,8 @@ class FunctionCall(CustomCall):
     words = WORDS
 
     def __init__(self, cls, ctx, args, like):
-        super().__init__(cls.__name__, None, cls.names(len(args)), list(args), (), cls,
-                         level=level())
+        super().__init__(cls.__name__, None, cls.names(len(args)), list(args), (), cls, (), None,
+                         LEVEL.get())
         self.cls, self.ctx, self.args, self.like = cls, ctx, args, like
 
     def gradients(self, g):
