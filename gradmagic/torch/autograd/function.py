@@ -109,15 +109,11 @@ class FunctionCall(CustomCall):
         ctx, like = self.ctx, self.like
         upstream = (as_tensor_of(g[0], like),) if len(g) == 1 else tuple(
             [as_tensor_of(u, like) for u in g])
-        node = ctx.node
-        if node is not None and node.freed:  # a check calls it again after the walk freed it
-            ctx.node = None
-            try:
-                result = self.cls.backward(ctx, *upstream)
-            finally:
-                ctx.node = node
-        else:
+        with_node, ctx.node = ctx.node, None  # a check may call it again after the walk freed it
+        try:
             result = self.cls.backward(ctx, *upstream)
+        finally:
+            ctx.node = with_node
         record = isinstance(g[0], CoreTensor)
         grads = self.check(result, record)
         if record and getattr(self.cls.backward, "once_differentiable", False):
