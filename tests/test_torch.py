@@ -7,12 +7,14 @@ runs them (only the import lines differ).
 """
 
 import contextlib
+import gc
 import io
 import re
 import runpy
 import subprocess
 import sys
 import warnings
+import weakref
 from pathlib import Path
 
 import numpy as np
@@ -552,6 +554,39 @@ def test_grad_never_aliases_a_gradient_that_backward_returns():
     y.backward(retain_graph=True)
     y.backward()  # accumulates into x.grad in place
     assert x.grad is not held and x.grad.item() == 10.0 and held.item() == 5.0
+
+
+def test_a_function_graph_goes_with_its_last_holder_and_its_ctx_remembers_the_walk():
+    seen = {}
+
+    class Keep(Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            seen["ctx"] = ctx
+            return x ** 2
+
+        @staticmethod
+        def backward(ctx, g):
+            x, = ctx.saved_tensors
+            return g * 2 * x
+
+    x = torch.tensor(3.0, requires_grad=True)
+    y = Keep.apply(x)
+    assert seen["ctx"].saved_tensors[0] is x
+    node = weakref.ref(y.grad_fn)
+    y.backward()
+    assert x.grad.item() == 6.0
+    with pytest.raises(RuntimeError, match="Trying to backward through the graph a second time"):
+        seen["ctx"].saved_tensors
+    gc.disable()
+    try:
+        del y
+        assert node() is None  # no reference cycle: the graph went without the collector
+    finally:
+        gc.enable()
+    with pytest.raises(RuntimeError, match="Trying to backward through the graph a second time"):
+        seen["ctx"].saved_tensors  # as in PyTorch, where ctx is the node itself
 
 
 def test_once_differentiable_refuses_a_double_backward():

@@ -38,7 +38,8 @@ class FunctionCtx:
     saved_changes = 0  # in-place changes counted when they were saved (graph.CHANGES)
     non_differentiable = frozenset()
     materialize_grads = True
-    node = None
+    freed = False  # the walk through its node freed what it saved (FunctionNode.freed)
+    in_backward = False  # its backward is running (saved tensors stay readable meanwhile)
 
     def save_for_backward(self, *tensors):
         for t in tensors:
@@ -51,8 +52,7 @@ class FunctionCtx:
 
     @property
     def saved_tensors(self):
-        node = self.node
-        if node is not None and node.freed:
+        if self.freed and not self.in_backward:
             raise RuntimeError(FREED)
         if self.saved_changes == CHANGES[0]:  # no in-place op since: every version as saved
             return self.to_save
@@ -109,11 +109,11 @@ class FunctionCall(CustomCall):
         ctx, like = self.ctx, self.like
         upstream = (as_tensor_of(g[0], like),) if len(g) == 1 else tuple(
             [as_tensor_of(u, like) for u in g])
-        with_node, ctx.node = ctx.node, None  # a check may call it again after the walk freed it
+        was, ctx.in_backward = ctx.in_backward, True  # a check may call it after the walk freed it
         try:
             result = self.cls.backward(ctx, *upstream)
         finally:
-            ctx.node = with_node
+            ctx.in_backward = was
         record = isinstance(g[0], CoreTensor)
         grads = self.check(result, record)
         if record and getattr(self.cls.backward, "once_differentiable", False):
@@ -209,6 +209,26 @@ def _once(r, args):
     if inputs:
         r.grad_fn = Node(ONCE, inputs, tuple(a.value for a in inputs), {}, (r,))
     return r
+
+
+class FunctionNode(Node):
+    """The node of one ``apply``. Whether a walk freed what it saved is kept on its ``ctx``
+    (which ``saved_tensors`` reads), so ``ctx`` holds no reference back to the node: the
+    graph has no cycle, and goes as soon as nothing holds it, as PyTorch's."""
+
+    __slots__ = ("ctx",)
+
+    def __init__(self, ctx, prim, args, vals, params, outs):
+        self.ctx = ctx
+        super().__init__(prim, args, vals, params, outs)
+
+    @property
+    def freed(self):
+        return self.ctx.freed
+
+    @freed.setter
+    def freed(self, flag):
+        self.ctx.freed = flag
 
 
 def _custom_rule(g, ans, *args, call):
@@ -334,8 +354,7 @@ def _record(cls, ctx, args, outs):
             break
     call = FunctionCall(cls, ctx, args, like)
     vals = tuple([a.value if isinstance(a, CoreTensor) else a for a in args])
-    node = Node(cls.prim, args, vals, {"call": call}, outs)
-    ctx.node = node
+    node = FunctionNode(ctx, cls.prim, args, vals, {"call": call}, outs)
     for o in outs:  # outputs marked non-differentiable, or not floating, require no grad
         if id(o) not in dropped and o.value.dtype.kind in "fc":
             o.grad_fn = node
