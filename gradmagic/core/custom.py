@@ -406,7 +406,7 @@ class CustomGradientFunction:
             return y
         out = object.__new__(Tensor)  # a new Tensor of y's value (an array: nothing to convert)
         out.value = y.value
-        inputs = list(args)
+        inputs = args  # a tuple, as every recorded op's arguments
         names = self._positional if len(args) == len(self._positional) else self._positional[:len(args)]
         call = self.call_type(self._name, result[1], names, inputs, (), self, (), None, LEVEL.get(), None)
         record_custom(self._prim, inputs, (y,), (out,), {"call": call})

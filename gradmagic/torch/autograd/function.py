@@ -101,7 +101,7 @@ class FunctionCall(CustomCall):
     words = WORDS
 
     def __init__(self, cls, ctx, args, like):
-        super().__init__(cls.__name__, None, cls.names(len(args)), list(args), (), cls, (), None,
+        super().__init__(cls.__name__, None, cls.names(len(args)), args, (), cls, (), None,
                          LEVEL.get())
         self.cls, self.ctx, self.args, self.like = cls, ctx, args, like
 
