@@ -479,6 +479,25 @@ def test_a_broadcastable_gradient_is_summed_as_pytorch_does():
     assert a.grad.tolist() == [8.0, 8.0]
 
 
+def test_one_input_s_gradient_is_cast_trimmed_or_none_as_pytorch_validates_it():
+    # one gradient for one input, right as it is, is taken as it is; any other goes through
+    # the general checks: another dtype is cast, extra Nones are dropped, None is no gradient
+    def function(backward):
+        class One(Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x * 2
+
+        One.backward = staticmethod(backward)
+        return One
+
+    for backward, expected in ((lambda ctx, g: g * 2, 2.0), (lambda ctx, g: (g * 2).float(), 2.0),
+                               (lambda ctx, g: (g * 2, None), 2.0), (lambda ctx, g: None, 0.0)):
+        x = torch.tensor(1.5, dtype=torch.float64, requires_grad=True)
+        (function(backward).apply(x) + x).backward()
+        assert x.grad.dtype == torch.float64 and x.grad.item() == expected + 1.0
+
+
 def test_mul_constant_gets_no_gradient_for_the_constant():
     x = torch.tensor([1.0, 2.0], requires_grad=True)
     MulConstant.apply(x, 5.0).sum().backward()

@@ -140,7 +140,7 @@ class Node:
                 grad_ids.append(id(a))
         self.versions, self.sources, self.grad_ids = tuple(versions), tuple(sources), grad_ids
         self.changes = CHANGES[0]
-        self.kept = {}  # output index -> its value, once an in-place op replaced it
+        self.kept = None  # {output index: its value}, once an in-place op replaced one
         self.serial = next(_serials)
         self.level = LEVEL.get()  # the order of the backward pass that recorded it (0: none)
         self.freed = False
@@ -246,6 +246,8 @@ class Tensor(CoreTensor):
         old = self.grad_fn
         node = new.grad_fn if isinstance(new, Tensor) and GRAD.get() else None
         if old is not None and node is not None:  # a walk through the old version needs it
+            if old.kept is None:
+                old.kept = {}
             old.kept[old.index(self)] = self.value
         self.value = value
         self.changed()
@@ -370,7 +372,7 @@ class Walk:
                 o = cls.__new__(cls)
                 o.value = np.zeros(shape, dtype)
             else:
-                o = self._as_it_was(o, v, node.kept.get(i))
+                o = self._as_it_was(o, v, node.kept.get(i) if node.kept else None)
             self.ids.add(id(o))
             outs.append(o)
         out = tuple(outs) if node.prim.joint else outs[0]
