@@ -7,12 +7,14 @@ runs them (only the import lines differ).
 """
 
 import contextlib
+import gc
 import io
 import re
 import runpy
 import subprocess
 import sys
 import warnings
+import weakref
 from pathlib import Path
 
 import numpy as np
@@ -477,10 +479,133 @@ def test_a_broadcastable_gradient_is_summed_as_pytorch_does():
     assert a.grad.tolist() == [8.0, 8.0]
 
 
+def test_one_input_s_gradient_is_cast_trimmed_or_none_as_pytorch_validates_it():
+    # one gradient for one input, right as it is, is taken as it is; any other goes through
+    # the general checks: another dtype is cast, extra Nones are dropped, None is no gradient
+    def function(backward):
+        class One(Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x * 2
+
+        One.backward = staticmethod(backward)
+        return One
+
+    for backward, expected in ((lambda ctx, g: g * 2, 2.0), (lambda ctx, g: (g * 2).float(), 2.0),
+                               (lambda ctx, g: (g * 2, None), 2.0), (lambda ctx, g: None, 0.0)):
+        x = torch.tensor(1.5, dtype=torch.float64, requires_grad=True)
+        (function(backward).apply(x) + x).backward()
+        assert x.grad.dtype == torch.float64 and x.grad.item() == expected + 1.0
+
+
 def test_mul_constant_gets_no_gradient_for_the_constant():
     x = torch.tensor([1.0, 2.0], requires_grad=True)
     MulConstant.apply(x, 5.0).sum().backward()
     assert x.grad.tolist() == [5.0, 5.0]
+
+
+class Square(Function):
+    """The seed's foo as a PyTorch user writes it (benchmarks W5)."""
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x ** 2
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        x, = ctx.saved_tensors
+        return grad_output * 2 * x
+
+
+def test_saved_tensors_after_an_in_place_op_on_another_tensor_are_compared_and_kept():
+    # saved_tensors skips its version check when no in-place op ran since save_for_backward;
+    # after one (on another tensor) it compares the versions, and the saved ones pass
+    x = torch.tensor(3.0, requires_grad=True)
+    y = Square.apply(Square.apply(x))
+    other = torch.zeros(2)
+    other.add_(1)
+    y.backward()
+    assert x.grad.item() == 108.0  # d(x^4)/dx = 4 x^3
+
+
+def test_a_forward_that_returns_its_input_gives_a_new_tensor_with_the_node():
+    class Identity(Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 3
+
+    x = torch.tensor(2.0, requires_grad=True)
+    y = Identity.apply(x)
+    assert y is not x and y.grad_fn is not None and x.grad_fn is None
+    y.backward()
+    assert x.grad.item() == 3.0
+
+
+def test_a_retained_function_graph_walks_twice_and_then_is_freed():
+    x = torch.tensor(3.0, requires_grad=True)
+    y = Square.apply(x)
+    y.backward(retain_graph=True)
+    y.backward()
+    assert x.grad.item() == 12.0
+    with pytest.raises(RuntimeError, match="Trying to backward through the graph a second time"):
+        y.backward()
+
+
+def test_grad_never_aliases_a_gradient_that_backward_returns():
+    held = torch.tensor(5.0)
+
+    class Held(Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 1
+
+        @staticmethod
+        def backward(ctx, g):
+            return held
+
+    x = torch.tensor(1.0, requires_grad=True)
+    y = Held.apply(x)
+    y.backward(retain_graph=True)
+    y.backward()  # accumulates into x.grad in place
+    assert x.grad is not held and x.grad.item() == 10.0 and held.item() == 5.0
+
+
+def test_a_function_graph_goes_with_its_last_holder_and_its_ctx_remembers_the_walk():
+    seen = {}
+
+    class Keep(Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            seen["ctx"] = ctx
+            return x ** 2
+
+        @staticmethod
+        def backward(ctx, g):
+            x, = ctx.saved_tensors
+            return g * 2 * x
+
+    x = torch.tensor(3.0, requires_grad=True)
+    y = Keep.apply(x)
+    assert seen["ctx"].saved_tensors[0] is x
+    node = weakref.ref(y.grad_fn)
+    y.backward()
+    assert x.grad.item() == 6.0
+    with pytest.raises(RuntimeError, match="Trying to backward through the graph a second time"):
+        seen["ctx"].saved_tensors
+    gc.disable()
+    try:
+        del y
+        assert node() is None  # no reference cycle: the graph went without the collector
+    finally:
+        gc.enable()
+    with pytest.raises(RuntimeError, match="Trying to backward through the graph a second time"):
+        seen["ctx"].saved_tensors  # as in PyTorch, where ctx is the node itself
 
 
 def test_once_differentiable_refuses_a_double_backward():

@@ -43,6 +43,9 @@ class _VariableWatcher(Listener):
         self.on_op(prim, inputs, vals, None, params)
 
 
+NO_KEYWORDS = {}  # the keyword arguments of a call that has none (shared: never written to)
+
+
 def _custom_vjp(g, ans, *args, call):
     return call.gradients(g)
 
@@ -70,7 +73,7 @@ class CustomCall:
         self.name, self.grad_fn, self.names = name, grad_fn, names
         self.inputs, self.variables = inputs, variables  # inputs: the arguments' leaves
         self.function = function  # the CustomGradientFunction (None: no forward to run again)
-        self.lead, self.kw = lead, kw or {}  # its bound object, its keyword arguments
+        self.lead, self.kw = lead, kw or NO_KEYWORDS  # its bound object, its keyword arguments
         self.level = level  # the backward pass it ran in (1: it is a grad_fn, nested)
         self.unflatten = unflatten  # leaves -> the arguments, where some were nested
 
@@ -401,8 +404,9 @@ class CustomGradientFunction:
             return self._finish(result, watcher, list(args), names, (), {}, None)[0]
         if not TAPES.get():
             return y
-        out = Tensor(y.value)
-        inputs = list(args)
+        out = object.__new__(Tensor)  # a new Tensor of y's value (an array: nothing to convert)
+        out.value = y.value
+        inputs = args  # a tuple, as every recorded op's arguments
         names = self._positional if len(args) == len(self._positional) else self._positional[:len(args)]
         call = self.call_type(self._name, result[1], names, inputs, (), self, (), None, LEVEL.get(), None)
         record_custom(self._prim, inputs, (y,), (out,), {"call": call})

@@ -255,6 +255,10 @@ def record_custom(prim, inputs, ys, outs, params):
     follows one of ``inputs``, ``outs`` come from one ``prim`` op over ``inputs``; on a
     tape that follows none of them, each out is linked to the body's own ``y``, so the
     body's ops still connect it."""
-    vals = tuple([a.value if isinstance(a, Tensor) else a for a in inputs])
+    if len(inputs) == 1:  # the commonest: one input
+        a = inputs[0]
+        vals = (a.value if isinstance(a, Tensor) else a,)
+    else:
+        vals = tuple([a.value if isinstance(a, Tensor) else a for a in inputs])
     for tape in TAPES.get():
         tape.on_custom_op(prim, inputs, vals, ys, outs, params)

@@ -121,14 +121,16 @@ class Node:
     def __init__(self, prim, args, vals, params, outs):
         self.prim, self.args, self.vals, self.params = prim, args, vals, params
         if len(outs) == 1:  # the commonest: one output
-            self.outs, self.out_versions = (weakref.ref(outs[0]),), (outs[0].version,)
+            o = outs[0]
+            self.outs, self.out_versions = (weakref.ref(o),), (o.version,)
+            # what an output nobody holds any more looks like (only an op with several
+            # outputs, or a custom function's, can be walked without one of them: a single
+            # output of any other op is held by what reached it)
+            self.metas = ((o.value.shape, o.value.dtype, type(o)),) if prim.joint else None
         else:
             self.outs = tuple([weakref.ref(o) for o in outs])
             self.out_versions = tuple([o.version for o in outs])
-        # what an output nobody holds any more looks like (only an op with several outputs
-        # can be walked without one of them: a single output is held by what reached it)
-        self.metas = tuple([(o.value.shape, o.value.dtype, type(o)) for o in outs]) if (
-            len(outs) > 1 or prim.joint) else None
+            self.metas = tuple([(o.value.shape, o.value.dtype, type(o)) for o in outs])
         versions, sources, grad_ids = [], [], []
         for a in args:
             ours = isinstance(a, Tensor)
@@ -138,7 +140,7 @@ class Node:
                 grad_ids.append(id(a))
         self.versions, self.sources, self.grad_ids = tuple(versions), tuple(sources), grad_ids
         self.changes = CHANGES[0]
-        self.kept = {}  # output index -> its value, once an in-place op replaced it
+        self.kept = None  # {output index: its value}, once an in-place op replaced one
         self.serial = next(_serials)
         self.level = LEVEL.get()  # the order of the backward pass that recorded it (0: none)
         self.freed = False
@@ -244,6 +246,8 @@ class Tensor(CoreTensor):
         old = self.grad_fn
         node = new.grad_fn if isinstance(new, Tensor) and GRAD.get() else None
         if old is not None and node is not None:  # a walk through the old version needs it
+            if old.kept is None:
+                old.kept = {}
             old.kept[old.index(self)] = self.value
         self.value = value
         self.changed()
@@ -282,7 +286,10 @@ class Walk:
     """The nodes that ``roots`` depend on, as the engine's entries in execution order."""
 
     def __init__(self, roots):
-        nodes, todo = {}, [r.grad_fn for r in roots if r.grad_fn is not None]
+        nodes, todo, top = {}, [], 0
+        for r in roots:
+            if r.grad_fn is not None:
+                todo.append(r.grad_fn)
         while todo:
             node = todo.pop()
             key = id(node)
@@ -291,6 +298,8 @@ class Walk:
             if node.freed:
                 raise RuntimeError(FREED)
             nodes[key] = node
+            if node.level > top:
+                top = node.level
             for n in node.sources:
                 if n is not None:
                     todo.append(n)
@@ -298,7 +307,7 @@ class Walk:
         self.standins = {}
         self.ids = set()
         self.entries = [self._entry(n) for n in self.nodes]
-        self.order = 1 + max([n.level for n in self.nodes], default=0)
+        self.order = 1 + top  # one more than the highest order among the nodes' passes
 
     def _as_it_was(self, t, version, value):
         """``t`` itself, or a stand-in for the ``value`` it had at ``version``."""
@@ -319,6 +328,12 @@ class Walk:
         """The engine's entry for ``node``: its tensors as they were when it ran."""
         ids = self.ids
         if node.changes == CHANGES[0]:  # nothing changed in place since it ran: as recorded
+            if len(node.outs) == 1:  # the commonest: one output
+                o = node.outs[0]()
+                if o is not None:
+                    ids.update(node.grad_ids)
+                    ids.add(id(o))
+                    return node.prim, node.args, node.vals, (o,) if node.prim.joint else o, node.params
             outs = [r() for r in node.outs]
             if all(o is not None for o in outs):
                 ids.update(node.grad_ids)
@@ -357,7 +372,7 @@ class Walk:
                 o = cls.__new__(cls)
                 o.value = np.zeros(shape, dtype)
             else:
-                o = self._as_it_was(o, v, node.kept.get(i))
+                o = self._as_it_was(o, v, node.kept.get(i) if node.kept else None)
             self.ids.add(id(o))
             outs.append(o)
         out = tuple(outs) if node.prim.joint else outs[0]
@@ -373,12 +388,14 @@ class Walk:
             LEVEL.reset(level)
 
     def tell(self, roots, sources, grads):
-        """The listeners hear the end of the walk, as after ``tape.gradient``."""
+        """The listeners hear the end of the walk, as after ``tape.gradient``; ``grads``:
+        the gradients, or a function that gives them (called only when one listens)."""
         hooks = listeners()
         if hooks:
             seen = TapeView(self.entries, self.ids, False)
+            grads = list(grads() if callable(grads) else grads)
             for h in hooks:
-                h.on_gradient_end(seen, list(roots), list(sources), list(grads), self.order)
+                h.on_gradient_end(seen, list(roots), list(sources), grads, self.order)
 
     def free(self):
         for n in self.nodes:
@@ -414,12 +431,13 @@ def leaves_of(walk):
 
 def accumulate(t, g):
     """``t.grad += g``, as PyTorch accumulates into a leaf."""
+    fresh = not isinstance(g, Tensor)  # a tensor made here, which nothing else holds
     g = as_tensor_of(g, t)
     if g.dtype != t.dtype:
-        g = as_tensor_of(ops.astype(g, t.dtype), t)
+        g, fresh = as_tensor_of(ops.astype(g, t.dtype), t), True
     held = t.grad_value
     if held is None:
-        t.grad_value = g if g.requires_grad else as_tensor_of(g.value, t)
+        t.grad_value = g if g.requires_grad or fresh else as_tensor_of(g.value, t)
     elif g.requires_grad or held.requires_grad:
         t.grad_value = held + g
     else:
@@ -455,13 +473,16 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     if inputs is not None:
         targets = _sequence(inputs)
     else:
-        targets = leaves_of(walk) + [r for r in roots if r.is_leaf or r.retains_grad]
+        targets = leaves_of(walk)
+        for r in roots:
+            if r.grad_fn is None or r.retains_grad:  # a leaf, or a root that retains its grad
+                targets.append(r)
     grads = walk.run(seeds, {id(t) for t in targets}, create_graph)
     for t in targets:
         g = grads.get(id(t))
         if g is not None:
             accumulate(t, g)
-    walk.tell(roots, targets, [t.grad_value for t in targets])
+    walk.tell(roots, targets, lambda: [t.grad_value for t in targets])
     if not (create_graph if retain_graph is None else retain_graph):
         walk.free()
 

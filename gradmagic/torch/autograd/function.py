@@ -14,12 +14,12 @@ import functools
 import inspect
 
 from ...core.backward import broadcast_axes, unbroadcast
-from ...core.context import level, listeners
+from ...core.context import LEVEL, listeners
 from ...core.custom import CustomCall
 from ...core.ops import astype
 from ...core.primitive import Primitive, variadic
 from ...core.tensor import Tensor as CoreTensor
-from ..graph import FREED, GRAD, Node, Tensor, as_tensor_of, no_grad
+from ..graph import CHANGES, FREED, GRAD, Node, Tensor, as_tensor_of, no_grad
 
 WORDS = {"grad_fn": "backward", "upstream": "grad_output", "upstream gradient": "grad_output",
          "an": "a", "stop_gradient": "detach()", "example": "return grad_output * 2 * x",
@@ -35,9 +35,11 @@ class FunctionCtx:
 
     needs_input_grad = ()
     to_save = saved_versions = ()
+    saved_changes = 0  # in-place changes counted when they were saved (graph.CHANGES)
     non_differentiable = frozenset()
     materialize_grads = True
-    node = None
+    freed = False  # the walk through its node freed what it saved (FunctionNode.freed)
+    in_backward = False  # its backward is running (saved tensors stay readable meanwhile)
 
     def save_for_backward(self, *tensors):
         for t in tensors:
@@ -46,18 +48,21 @@ class FunctionCtx:
                                 f"{tensors.index(t)} is of type {type(t).__name__}")
         self.to_save = tensors
         self.saved_versions = tuple([getattr(t, "version", 0) for t in tensors])
+        self.saved_changes = CHANGES[0]
 
     @property
     def saved_tensors(self):
-        if self.node is not None and self.node.freed:
+        if self.freed and not self.in_backward:
             raise RuntimeError(FREED)
+        if self.saved_changes == CHANGES[0]:  # no in-place op since: every version as saved
+            return self.to_save
         for k, (t, v) in enumerate(zip(self.to_save, self.saved_versions)):
             if isinstance(t, Tensor) and t.version != v:
                 raise RuntimeError(
                     f"one of the variables needed for gradient computation has been modified "
                     f"by an inplace operation: saved tensor {k} of shape {list(t.shape)} is at "
                     f"version {t.version}; expected version {v} instead.")
-        return tuple(self.to_save)
+        return self.to_save
 
     def mark_non_differentiable(self, *tensors):
         self.non_differentiable = self.non_differentiable | {id(t) for t in tensors}
@@ -95,14 +100,20 @@ class FunctionCall(CustomCall):
     __slots__ = ("cls", "ctx", "args", "like")
     words = WORDS
 
+    def __init__(self, cls, ctx, args, like):
+        super().__init__(cls.__name__, None, cls.names(len(args)), args, (), cls, (), None,
+                         LEVEL.get())
+        self.cls, self.ctx, self.args, self.like = cls, ctx, args, like
+
     def gradients(self, g):
         ctx, like = self.ctx, self.like
-        upstream = tuple([as_tensor_of(u, like) for u in g])
-        with_node, ctx.node = ctx.node, None  # a check may call it again after the walk freed it
+        upstream = (as_tensor_of(g[0], like),) if len(g) == 1 else tuple(
+            [as_tensor_of(u, like) for u in g])
+        was, ctx.in_backward = ctx.in_backward, True  # a check may call it after the walk freed it
         try:
             result = self.cls.backward(ctx, *upstream)
         finally:
-            ctx.node = with_node
+            ctx.in_backward = was
         record = isinstance(g[0], CoreTensor)
         grads = self.check(result, record)
         if record and getattr(self.cls.backward, "once_differentiable", False):
@@ -139,6 +150,11 @@ class FunctionCall(CustomCall):
 
     def check(self, result, record):
         """One gradient per forward input, as PyTorch's ``validate_outputs``."""
+        args = self.args
+        if len(args) == 1 and isinstance(result, CoreTensor) and isinstance(args[0], CoreTensor):
+            gv, av = result.value, args[0].value  # the commonest: one gradient for one input,
+            if gv.shape == av.shape and gv.dtype == av.dtype:  # right as it is (as in the loop)
+                return (result if record else gv,)
         if not isinstance(result, tuple):
             result = (result,)
         n = len(self.args)
@@ -198,6 +214,26 @@ def _once(r, args):
     if inputs:
         r.grad_fn = Node(ONCE, inputs, tuple(a.value for a in inputs), {}, (r,))
     return r
+
+
+class FunctionNode(Node):
+    """The node of one ``apply``. Whether a walk freed what it saved is kept on its ``ctx``
+    (which ``saved_tensors`` reads), so ``ctx`` holds no reference back to the node: the
+    graph has no cycle, and goes as soon as nothing holds it, as PyTorch's."""
+
+    __slots__ = ("ctx",)
+
+    def __init__(self, ctx, prim, args, vals, params, outs):
+        self.ctx = ctx
+        super().__init__(prim, args, vals, params, outs)
+
+    @property
+    def freed(self):
+        return self.ctx.freed
+
+    @freed.setter
+    def freed(self, flag):
+        self.ctx.freed = flag
 
 
 def _custom_rule(g, ans, *args, call):
@@ -298,6 +334,12 @@ class Function(metaclass=FunctionMeta):
 def _outputs(result, args):
     """The outputs as new tensors where ``forward`` returned one of its inputs (PyTorch
     gives a view), and the tensors among them."""
+    if isinstance(result, Tensor):  # the commonest: one tensor, new unless it is an input
+        for a in args:
+            if a is result:
+                break
+        else:
+            return result, (result,)
     single = not isinstance(result, tuple)
     items = [result] if single else list(result)
     for k, r in enumerate(items):
@@ -312,12 +354,12 @@ def _record(cls, ctx, args, outs):
     dropped = ctx.non_differentiable
     if dropped and all(id(o) in dropped for o in outs):
         return
-    call = FunctionCall(cls.__name__, None, cls.names(len(args)), list(args), [], cls, level=level())
-    call.cls, call.ctx, call.args = cls, ctx, args
-    call.like = next(a for a in args if isinstance(a, Tensor) and a.requires_grad)
+    for like in args:
+        if isinstance(like, Tensor) and like.requires_grad:
+            break
+    call = FunctionCall(cls, ctx, args, like)
     vals = tuple([a.value if isinstance(a, CoreTensor) else a for a in args])
-    node = Node(cls.prim, args, vals, {"call": call}, outs)
-    ctx.node = node
+    node = FunctionNode(ctx, cls.prim, args, vals, {"call": call}, outs)
     for o in outs:  # outputs marked non-differentiable, or not floating, require no grad
         if id(o) not in dropped and o.value.dtype.kind in "fc":
             o.grad_fn = node
