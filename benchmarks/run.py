@@ -254,11 +254,11 @@ BOUND_LEGEND = [
     "primitives: tanh_backward, power_backward and sum_backward, each one op; the seed's ones "
     "never multiplied). The least a tape does: the same rules scheduled by hand, each square "
     "formed once.",
-    "W7 by hand: the array operations of gradmagic's rules (the forward's cholesky and solve; "
-    "solve's rule, one more solve for each of its two inputs; cholesky's, L^T gL, L^-1 by halves "
-    "and two matmuls). The least a tape does: the forward's two factorizations, one solve for "
-    "solve's rule and cholesky's rule with one triangular inverse: what no tape that runs these "
-    "rules with NumPy (no triangular solver) avoids.",
+    "W7 by hand: the array operations of gradmagic's rules (the forward's cholesky and solve, "
+    "the solve by halves since L is triangular; solve's rule, one more such solve with L^T for "
+    "each of its two inputs; cholesky's, L^T gL, L^-1 by halves and two matmuls). The least a "
+    "tape does: the same with one solve for solve's rule: what no tape that runs these rules "
+    "with NumPy (no triangular solver of its own) avoids.",
 ]
 
 
