@@ -170,7 +170,7 @@ def test_untraced_no_listener_hears_a_composite(monkeypatch):
     heard = []
 
     class Counting(context.Listener):
-        def on_composite_enter(self, op, inputs):
+        def on_composite_enter(self, op, inputs, labels):
             heard.append(op.name)
 
     x = gm.Variable([3.0, 1.0, 2.0])
@@ -204,3 +204,84 @@ def test_forward_mode_shows_a_composite_as_one_row_with_its_tangents():
     with gm.trace(ops=True) as tr:
         gm.jvp(f, (u,), (du,))
     assert "concatenate" in [r.node for r in tr.forward_mode]  # its ops, with ops=True
+
+
+# -- the dialects' functions made of several ops: one row each, named as the user called them --
+import gradmagic.jax as jax  # noqa: E402
+import gradmagic.jax.numpy as jnp  # noqa: E402
+import gradmagic.tf as tf  # noqa: E402
+import gradmagic.torch as torch  # noqa: E402
+import gradmagic.torch.nn.functional as F  # noqa: E402
+
+X = np.array([[0.3, -1.2, 2.0], [1.5, 0.1, -0.4]])
+DIALECT = [  # name, function of a tf.Variable's value, label of the first input (None: numbers)
+    ("softmax", lambda x: tf.nn.softmax(x), "softmax * (upstream - sum(upstream * softmax))"),
+    ("log_softmax", lambda x: tf.nn.log_softmax(x), "upstream - softmax * sum(upstream)"),
+    ("elu", tf.nn.elu, None), ("selu", tf.nn.selu, None), ("leaky_relu", tf.nn.leaky_relu, None),
+    ("silu", tf.nn.silu, None), ("relu6", tf.nn.relu6, None), ("softsign", tf.nn.softsign, None),
+    ("log_sigmoid", tf.math.log_sigmoid, None),
+    ("l2_loss", tf.nn.l2_loss, "t"),
+    ("sort", tf.sort, "back to unsorted order"),
+    ("top_k", lambda x: tf.math.top_k(x, 2).values, "back to where each value was"),
+    ("norm", tf.norm, "d norm / dx"),
+    ("cumsum", lambda x: tf.math.cumsum(x, axis=1, exclusive=True, reverse=True), "reverse cumsum"),
+    ("clip_by_norm", lambda x: tf.clip_by_norm(x, 1.0), "1 where the norm is under clip_norm, else its projection scaled"),
+    ("squared_difference", lambda x: tf.math.squared_difference(x, 1.0), "2 (x - y)"),
+]
+
+
+@pytest.mark.parametrize("name, f, label", DIALECT, ids=[c[0] for c in DIALECT])
+def test_a_tf_function_made_of_ops_is_one_row(name, f, label):
+    def run(traced):
+        x = tf.Variable(X, name="x")
+        with (gm.trace() if traced else gm.scope("none")) as tr:
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_sum(f(x) ** 2)
+            g = tape.gradient(loss, x)
+        return tr, g.numpy()
+
+    tr, g = run(True)
+    assert [r.node for r in tr.forward][:-2] == [name]
+    (back,) = [r for r in tr.backward if r.node == name]
+    if label is None:  # elementwise: the numbers its rules multiplied by
+        assert isinstance(back.local[0], np.ndarray) and back.local[0].shape == X.shape
+    else:
+        assert back.local[0] == label
+    np.testing.assert_array_equal(g, run(False)[1])
+
+
+def test_labels_follow_parameters_however_the_call_passes_them():
+    logits = tf.Variable(X, name="logits")
+    labels = np.ones_like(X)  # not a Tensor: no input of the row, and no label shifts onto logits
+    with gm.trace() as tr:
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(tf.nn.sigmoid_cross_entropy_with_logits(logits=logits, labels=labels))
+        tape.gradient(loss, logits)
+    (back,) = [r for r in tr.backward if r.node == "sigmoid_cross_entropy_with_logits"]
+    assert len(back.inputs) == 1 and isinstance(back.local[0], np.ndarray)  # numbers, elementwise
+    with gm.trace() as tr:
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(tf.nn.softmax_cross_entropy_with_logits(logits=logits, labels=tf.constant(labels)))
+        tape.gradient(loss, logits)
+    (back,) = [r for r in tr.backward if r.node == "softmax_cross_entropy_with_logits"]
+    assert back.local == (None, "softmax(logits) sum(labels) - labels")  # labels: in order, no gradient
+    with gm.trace() as tr:
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(tf.nn.sparse_softmax_cross_entropy_with_logits(
+                logits=logits, labels=np.array([2, 0])))  # labels: an array, so logits is input 0
+        tape.gradient(loss, logits)
+    (back,) = [r for r in tr.backward if r.node == "sparse_softmax_cross_entropy_with_logits"]
+    assert back.local == ("softmax(logits) - one_hot(labels)",)
+
+
+def test_softmax_has_one_home_for_every_dialect():
+    from gradmagic.core import special
+    x0 = np.array([0.5, -1.0, 2.0])
+    with gm.trace() as tr:
+        jax.grad(lambda x: jnp.sum(jax.nn.softmax(x) ** 2))(jnp.array(x0))
+        t = torch.tensor(x0, requires_grad=True)
+        (F.softmax(t, dim=0) ** 2).sum().backward()
+    rows = [r for r in tr.forward if r.node == "softmax"]
+    assert len(rows) == 2 and all(r.source is special.softmax.composite for r in rows)
+    want = jax.grad(lambda x: jnp.sum(jax.nn.softmax(x) ** 2))(jnp.array(x0))  # JAX: float32
+    np.testing.assert_allclose(t.grad.numpy(), want, rtol=1e-6)

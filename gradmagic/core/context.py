@@ -76,9 +76,10 @@ class Listener:
     def on_function_exit(self, name: str, outputs: tuple | None) -> None:
         """It ended, giving ``outputs`` (None: it raised)."""
 
-    def on_composite_enter(self, op: Any, inputs: tuple) -> None:
-        """An op made of other ops starts (``op``: a ``primitive.Composite``); the ops it
-        is made of follow, until ``on_composite_exit``."""
+    def on_composite_enter(self, op: Any, inputs: tuple, labels: tuple) -> None:
+        """An op made of other ops starts (``op``: a ``primitive.Composite``) on the Tensors
+        ``inputs``, whose local derivatives read ``labels``; the ops it is made of follow,
+        until ``on_composite_exit``."""
 
     def on_composite_exit(self, op: Any, outputs: tuple | None) -> None:
         """It ended, giving ``outputs`` (None: it raised)."""

@@ -7,6 +7,7 @@ active tape (each tape keeps it only if it follows one of the inputs).
 """
 
 import functools
+import inspect
 
 import numpy as np
 
@@ -181,34 +182,54 @@ def result_class(args):
 
 class Composite:
     """An op made of other ops (``np.sort``: an argsort, then a gather), as a trace shows it:
-    one row named ``name`` whose local derivative reads ``labels`` (one per array input,
-    the last repeated; ``{0}``, ``{1}`` stand for the inputs' names; or one Primitive, whose
-    rules' labels are read). Its ops are recorded
-    as they run, so its gradient is theirs; only what a listener hears is grouped."""
+    one row named ``name`` whose local derivative reads ``labels``, one per parameter of the
+    function (the last repeated; ``{0}``, ``{1}`` stand for the inputs' names), or one
+    Primitive, whose rules' labels are read; where ``elementwise``, the numbers its rules
+    multiplied by instead, when they can be told (one input, of the output's shape). Its
+    ops are recorded as they run, so its gradient is theirs; only what a listener hears
+    is grouped."""
 
-    __slots__ = ("name", "labels")
+    __slots__ = ("name", "labels", "elementwise", "fn", "_signature")
 
-    def __init__(self, name, labels):
-        self.name, self.labels = name, labels
+    def __init__(self, name, labels, elementwise, fn):
+        self.name, self.labels, self.elementwise, self.fn = name, labels, elementwise, fn
+        self._signature = None
 
-    def label(self, i):
-        """The local derivative's label for array input ``i``: from ``labels``, or, where
-        they are one Primitive's (an op that unpacks its outputs), from its rules'."""
+    def label(self, k):
+        """The local derivative's label for parameter ``k``: from ``labels``, or, where they
+        are one Primitive's (an op that unpacks its outputs), from its rules'."""
         labels = self.labels
         if isinstance(labels[0], Primitive):
             labels = labels[0].labels or (labels[0].name,)
-        return labels[min(i, len(labels) - 1)]
+        return labels[min(k, len(labels) - 1)]
+
+    def inputs(self, args, kwargs):
+        """The Tensors a call takes (one level into its lists and tuples), in the order of
+        the function's parameters, each with its parameter's label."""
+        if self._signature is None:
+            self._signature = inspect.signature(self.fn)
+        try:
+            values = self._signature.bind(*args, **kwargs).arguments.values()
+        except TypeError:  # the call itself will say what is wrong with it
+            values = args + tuple(kwargs.values())
+        tensors, labels = [], []
+        for k, v in enumerate(values):
+            for t in (v if isinstance(v, (list, tuple)) else (v,)):
+                if isinstance(t, Tensor):
+                    tensors.append(t)
+                    labels.append(self.label(k))
+        return tuple(tensors), tuple(labels)
 
     def __repr__(self):
         return f"<Composite {self.name}>"
 
 
-def composite(*labels, name=None):
+def composite(*labels, name=None, elementwise=False):
     """Make ``f``, an op written with other ops, one op to a listener: its calls are told to
     ``on_composite_enter``/``on_composite_exit`` around the ops it runs (see ``Composite``).
     With no listener, a call costs one lookup."""
     def wrap(f):
-        op = Composite(name or f.__name__, labels)
+        op = Composite(name or f.__name__, labels, elementwise, f)
 
         @functools.wraps(f)
         def run(*args, **kwargs):
@@ -223,28 +244,17 @@ def composite(*labels, name=None):
     return wrap
 
 
-def _tensors(values):
-    """The Tensors among ``values``, and one level into the lists and tuples there."""
-    out = []
-    for v in values:
-        if isinstance(v, Tensor):
-            out.append(v)
-        elif isinstance(v, (list, tuple)):
-            out.extend(x for x in v if isinstance(x, Tensor))
-    return tuple(out)
-
-
 def _heard(op, heard, f, args, kwargs):
-    inputs = _tensors(args + tuple(kwargs.values()))
+    inputs, labels = op.inputs(args, kwargs)
     for h in heard:
-        h.on_composite_enter(op, inputs)
+        h.on_composite_enter(op, inputs, labels)
     try:
         out = f(*args, **kwargs)
     except BaseException:
         for h in heard:
             h.on_composite_exit(op, None)
         raise
-    outs = _tensors((out,))
+    outs = tuple(o for o in (out if isinstance(out, (list, tuple)) else (out,)) if isinstance(o, Tensor))
     for h in heard:
         h.on_composite_exit(op, outs)
     return out

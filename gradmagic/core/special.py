@@ -1,5 +1,5 @@
 """``np.sinc`` on Tensors: ``sin(pi x) / (pi x)``, 1 at 0, with every derivative right
-there too.
+there too; and ``softmax`` and ``log_softmax``, which every dialect's namespace maps.
 
 ``sin(y) / y`` differentiated as written has ``0 / 0`` at 0, and a ``where`` that picks
 1 there gives the right value and first derivative but a second derivative of 0 (it is
@@ -16,7 +16,8 @@ import math
 
 import numpy as np
 
-from .primitive import Primitive, apply, defvjp
+from . import ops
+from .primitive import Primitive, apply, composite, defvjp
 
 _TERMS = 12  # of the series: the last is below 1 / 22! for |y| < 1
 
@@ -50,6 +51,18 @@ def sinc(x):
     """``np.sinc(x)``: ``sin(pi x) / (pi x)``, 1 at 0; finite derivatives of every order,
     exact at 0 (``sinc'(0) = 0``, ``sinc''(0) = -pi^2 / 3``)."""
     return apply(SINC, x)
+
+
+@composite("softmax * (upstream - sum(upstream * softmax))")
+def softmax(x, axis=-1):
+    """``exp(x - logsumexp(x, axis))``: stable for any ``x``."""
+    return ops.exp(x - ops.logsumexp(x, axis=axis, keepdims=True))
+
+
+@composite("upstream - softmax * sum(upstream)")
+def log_softmax(x, axis=-1):
+    """``x - logsumexp(x, axis)``."""
+    return x - ops.logsumexp(x, axis=axis, keepdims=True)
 
 
 FUNCTIONS = {np.sinc: sinc}

@@ -145,13 +145,15 @@ def view(trace, rec):
 class Group:
     """A user-level function call or scope, while it runs and while its backward is folded."""
 
-    __slots__ = ("name", "inputs", "names", "row", "n_ops", "custom", "body", "composite", "tangents")
+    __slots__ = ("name", "inputs", "names", "row", "n_ops", "custom", "body", "composite", "labels",
+                 "tangents")
 
     def __init__(self, name, inputs, names, row, custom, body=None, composite=None):
         self.name, self.inputs, self.names, self.row, self.custom = name, inputs, names, row, custom
         self.n_ops = 0
         self.body = body  # a custom function's recorded ops, while a checking trace keeps them
         self.composite = composite  # an op made of ops (np.sort): its primitive.Composite
+        self.labels = ()  # and the local derivative's label of each of its inputs
         self.tangents = None  # its values' tangents, {id: tangent}, while forward mode folds it
 
 

@@ -242,7 +242,7 @@ class Trace(Naming, Listener):
         self._called.append(arguments)
         self.name_values(arguments)
 
-    def on_composite_enter(self, op, inputs):
+    def on_composite_enter(self, op, inputs, labels):
         """An op made of ops (np.sort, np.roll ...) is one "op" row, its ops folded inside;
         shown, like a function's, where the user called it (or everywhere with ops=True)."""
         shown = (not self._stack and not context.LEVEL.get()) or self.ops
@@ -251,6 +251,7 @@ class Trace(Naming, Listener):
         if row is not None and self.ops:  # before the ops it is made of
             self._forward.add(row)
         self._stack.append(Group(op.name, inputs, None, row, custom=False, composite=op))
+        self._stack[-1].labels = labels
 
     def on_composite_exit(self, op, outputs):
         group = self._stack.pop()
@@ -417,8 +418,10 @@ class Trace(Naming, Listener):
         if op is None:
             rec[NOTE] = f"{n} op{'s' if n != 1 else ''} folded"
             rec[LOCAL] = functools.partial(ratio_local, rec)
-        else:  # what its rules do, in words: a ratio says nothing of a permutation
-            rec[LOCAL] = tuple(None if d is None else op.label(i) for i, d in enumerate(rec[DOWNSTREAM]))
+        else:  # what its rules do, in words (a ratio says nothing of a permutation), or,
+            # elementwise, the numbers they multiplied by where they can be told
+            words = tuple(None if d is None else w for w, d in zip(group.labels, rec[DOWNSTREAM]))
+            rec[LOCAL] = functools.partial(ratio_local, rec, words) if op.elementwise else words
         self._backward.add(rec)
 
     # The engine reports a fan-in sum or an unbroadcast while it works on a step, before

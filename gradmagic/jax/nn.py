@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..core import ops
+from ..core import ops, special
 from .array import asarray
 
 
@@ -27,13 +27,11 @@ def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
 
 
 def softmax(x, axis=-1):
-    x = asarray(x)
-    return ops.exp(x - ops.logsumexp(x, axis=axis, keepdims=True))
+    return special.softmax(asarray(x), axis)
 
 
 def log_softmax(x, axis=-1):
-    x = asarray(x)
-    return x - ops.logsumexp(x, axis=axis, keepdims=True)
+    return special.log_softmax(asarray(x), axis)
 
 
 def __getattr__(name):

@@ -10,6 +10,7 @@ import numpy as np
 
 from .._backend import to_host, xp_of
 from ..core import layout, ops, statistics
+from ..core.primitive import composite
 from ..core.tensor import Tensor
 from ..errors import GradientValueError
 from .errors import InvalidArgumentError
@@ -69,6 +70,7 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
     return ops.clip(as_tensor(t), clip_value_min, clip_value_max)
 
 
+@composite("1 where the norm is under clip_norm, else its projection scaled")
 def clip_by_norm(t, clip_norm, axes=None, name=None):
     """``t * clip_norm / max(norm(t), clip_norm)``, with a gradient that is finite at 0."""
     t = as_tensor(t)
@@ -310,6 +312,7 @@ def order_of(values, axis, direction, fn):
     return t, a, xp.argsort(keys, axis=a, kind="stable")  # ties: the lower index first
 
 
+@composite("back to unsorted order")
 def sort(values, axis=-1, direction="ASCENDING", name=None):
     """``tf.sort``: the values in order along ``axis``; the gradient follows each value."""
     t, a, order = order_of(values, axis, direction, "tf.sort")

@@ -18,6 +18,7 @@ import numpy as np
 
 from ..core import contract, ops
 from ..core import linalg as core
+from ..core.primitive import composite
 from ..errors import GradientValueError
 from .arrays import global_norm
 from .math import l2_normalize
@@ -32,6 +33,7 @@ def matrix_transpose(a, name=None, conjugate=False):
 adjoint = matrix_transpose  # of real matrices
 
 
+@composite("upstream @ b.T (transposed as a was)", "a.T @ upstream (transposed as b was)")
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
            a_is_sparse=False, b_is_sparse=False, output_type=None, name=None, **kwargs):
     """``tf.matmul``: ``a @ b``, each transposed (or adjoint: the same, for real values) first
@@ -228,6 +230,7 @@ VECTOR_ORDS = "'euclidean' or a number > 0 (1, 2, np.inf ...)"
 MATRIX_ORDS = ("euclidean", "fro", 1, 2, np.inf)
 
 
+@composite("d norm / dx")
 def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa: A002
     """``tf.norm``: of every element (as one vector) when ``axis`` is None, of vectors along
     an int ``axis``, of matrices along a pair of axes (``'fro'``/``'euclidean'``, 1, 2,
@@ -254,6 +257,7 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa:
     return core.norm(x, p, int(axis), keep)
 
 
+@composite("through tensor / norm, and the norm's")
 def normalize(tensor, ord="euclidean", axis=None, name=None):  # noqa: A002
     """``tf.linalg.normalize``: ``(tensor / norm, norm)``, the norm with its axes kept."""
     n = norm(tensor, ord, axis, keepdims=True)

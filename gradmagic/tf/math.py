@@ -7,7 +7,8 @@ TensorFlow's parameters, defaults and gradient conventions where they differ fro
 import collections
 
 from .._backend import xp_of
-from ..core import ops, statistics
+from ..core import ops, special, statistics
+from ..core.primitive import composite
 from ..core.tensor import Tensor
 from ..errors import GradientValueError
 from .errors import InvalidArgumentError
@@ -36,39 +37,47 @@ def relu_of(x):
     return ops.where(x > 0, x, 0)  # gradient 0 at 0, as TensorFlow's relu
 
 
+@composite("-1 / (2 x^1.5)", name="rsqrt", elementwise=True)
 def rsqrt_of(x):
     return ops.reciprocal(ops.sqrt(x))
 
 
+@composite("1 / (1 + |x|)^2", name="softsign", elementwise=True)
 def softsign_of(x):
     return x / (1 + ops.absolute(x))
 
 
+@composite("sigmoid(-x)", name="log_sigmoid", elementwise=True)
 def log_sigmoid_of(x):
     return -ops.softplus(-x)
 
 
+@composite("log(y), 0 where x = 0", "x / y, 0 where x = 0", name="xlogy", elementwise=True)
 def xlogy_of(x, y):
     """``x * log(y)``, 0 where ``x`` is 0, with TensorFlow's gradient (0 there, for both)."""
     zero = x == 0
     return ops.where(zero, 0, x * ops.log(ops.where(zero, 1, y)))
 
 
+@composite("1 / y, 0 where x = 0", "-x / y^2, 0 where x = 0", name="xdivy", elementwise=True)
 def xdivy_of(x, y):
     zero = x == 0
     return ops.where(zero, 0, x / ops.where(zero, 1, y))
 
 
+@composite("1 / y, 0 where y = 0", "-x / y^2, 0 where y = 0", name="divide_no_nan", elementwise=True)
 def divide_no_nan_of(x, y):
     """``x / y``, 0 where ``y`` is 0, with gradients 0 there."""
     zero = y == 0
     return ops.where(zero, 0, x / ops.where(zero, 1, y))
 
 
+@composite("-1 / x^2, 0 where x = 0", name="reciprocal_no_nan", elementwise=True)
 def reciprocal_no_nan_of(x):
     return divide_no_nan_of(ops.ones_like(x), x)
 
 
+@composite("2 (x - y)", "-2 (x - y)", name="squared_difference", elementwise=True)
 def squared_difference_of(x, y):
     return ops.square(ops.subtract(x, y))
 
@@ -121,6 +130,7 @@ def integer_mean(x, axis=None, keepdims=False):
     return ops.astype(ops.trunc(ops.mean(x, axis=axis, keepdims=keepdims)), x.dtype)
 
 
+@composite("x / norm", name="reduce_euclidean_norm")
 def euclidean_norm(x, axis=None, keepdims=False):
     return ops.sqrt(ops.sum(x * x, axis=axis, keepdims=keepdims))
 
@@ -192,12 +202,14 @@ def running(fn, identity, x, axis, exclusive, reverse, name):
     return ops.flip(out, a) if reverse else out
 
 
+@composite("reverse cumsum")
 def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
     """``tf.math.cumsum``: running sums along ``axis`` (0), ``exclusive`` of the element
     itself, from the end when ``reverse``."""
     return running(ops.cumsum, 0, x, axis, exclusive, reverse, "cumsum")
 
 
+@composite("products of the others, reverse-summed")
 def cumprod(x, axis=0, exclusive=False, reverse=False, name=None):
     """``tf.math.cumprod``: running products, as ``cumsum``."""
     return running(ops.cumprod, 1, x, axis, exclusive, reverse, "cumprod")
@@ -222,6 +234,7 @@ def add_n(inputs, name=None):
 TopKV2 = collections.namedtuple("TopKV2", ["values", "indices"])
 
 
+@composite("back to where each value was")
 def top_k(input, k=1, sorted=True, index_type=None, name=None):  # noqa: A002
     """``tf.math.top_k``: the ``k`` largest values along the last axis, largest first (the
     lower index first among ties), and their indices (int32); the values carry the gradient."""
@@ -239,6 +252,7 @@ def top_k(input, k=1, sorted=True, index_type=None, name=None):  # noqa: A002
     return TopKV2(values, Tensor(xp.asarray(order, dtype=index_type or "int32")))
 
 
+@composite("(upstream - y sum(upstream * y)) / norm")
 def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
     """``tf.math.l2_normalize``: ``x / sqrt(max(sum(x ** 2, axis), epsilon))``."""
     x = as_tensor(x)
@@ -249,14 +263,12 @@ def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
 
 def softmax(logits, axis=-1, name=None):
     """``tf.nn.softmax``: ``exp(logits - logsumexp(logits, axis))``."""
-    logits = as_tensor(logits)
-    return ops.exp(logits - ops.logsumexp(logits, axis=axis, keepdims=True))
+    return special.softmax(as_tensor(logits), axis)
 
 
 def log_softmax(logits, axis=-1, name=None):
     """``tf.nn.log_softmax``: ``logits - logsumexp(logits, axis)``."""
-    logits = as_tensor(logits)
-    return logits - ops.logsumexp(logits, axis=axis, keepdims=True)
+    return special.log_softmax(as_tensor(logits), axis)
 
 
 __all__ = sorted([*ELEMENTWISE, *REDUCTIONS, "reduce_all", "reduce_any", "count_nonzero",

@@ -8,6 +8,7 @@ import numpy as np
 
 from ..core import ops, statistics
 from ..core.ops import stop_gradient
+from ..core.primitive import composite
 from ..errors import GradientValueError
 from .random import uniform
 from .arrays import gather
@@ -22,6 +23,7 @@ SELU_ALPHA = 1.6732632423543772848170429916717
 SELU_SCALE = 1.0507009873554804934193349852946
 
 
+@composite("[0 < x < 6]", elementwise=True)
 def relu6(features, name=None):
     """``min(max(features, 0), 6)``; the gradient is 1 strictly between 0 and 6 only."""
     x = as_tensor(features)
@@ -29,23 +31,27 @@ def relu6(features, name=None):
     return ops.where(inside, x, ops.where(x >= 6, 6, 0))
 
 
+@composite("1 where x > 0, else alpha", elementwise=True)
 def leaky_relu(features, alpha=0.2, name=None):
     x = as_tensor(features)
     return ops.where(x > 0, x, alpha * x)
 
 
+@composite("1 where x >= 0, else exp(x)", elementwise=True)
 def elu(features, name=None):
     """``x`` where ``x >= 0``, else ``exp(x) - 1``; the gradient at 0 is 1, as TensorFlow's."""
     x = as_tensor(features)
     return ops.where(x < 0, ops.expm1(ops.minimum(x, 0)), x)
 
 
+@composite("scale where x >= 0, else scale alpha exp(x)", elementwise=True)
 def selu(features, name=None):
     """``scale * elu`` with TensorFlow's ``alpha`` and ``scale``; the gradient at 0 is ``scale``."""
     x = as_tensor(features)
     return SELU_SCALE * ops.where(x < 0, SELU_ALPHA * ops.expm1(ops.minimum(x, 0)), x)
 
 
+@composite("s(bx) (1 + bx (1 - s(bx)))", elementwise=True)
 def silu(features, beta=1.0, name=None):
     """``features * sigmoid(beta * features)``."""
     x = as_tensor(features)
@@ -55,6 +61,7 @@ def silu(features, beta=1.0, name=None):
 swish = silu
 
 
+@composite("gelu'(x), the tanh form", elementwise=True)
 def gelu(features, approximate=False, name=None):
     """``tf.nn.gelu(approximate=True)``: the tanh form. The exact form needs ``erf``, which
     the engine has no rule for."""
@@ -76,12 +83,14 @@ def bias_add(value, bias, data_format=None, name=None):
     return v + b
 
 
+@composite("t")
 def l2_loss(t, name=None):
     """``sum(t ** 2) / 2``."""
     t = as_tensor(t)
     return ops.sum(t * t) / 2
 
 
+@composite("1 / n for the mean; 2 (x - mean) / n for the variance")
 def moments(x, axes, shift=None, keepdims=False, name=None):
     """``(mean, variance)`` along ``axes``; the variance is taken about the mean as a
     constant, as TensorFlow takes it."""
@@ -94,6 +103,7 @@ def moments(x, axes, shift=None, keepdims=False, name=None):
     return mean, variance
 
 
+@composite("scale / sqrt(var + eps)", "-scale / sqrt(var + eps)", "-(x - mean) scale / (2 (var + eps)^1.5)", "1", "(x - mean) / sqrt(var + eps)")
 def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name=None):
     """``(x - mean) * scale / sqrt(variance + epsilon) + offset`` (``offset``, ``scale`` may
     be None)."""
@@ -105,6 +115,7 @@ def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name
     return out if offset is None else out + as_tensor(offset)
 
 
+@composite("mask / (1 - rate)", elementwise=True)
 def dropout(x, rate, noise_shape=None, seed=None, name=None):
     """``tf.nn.dropout``: each element kept with probability ``1 - rate`` and scaled by
     ``1 / (1 - rate)``, else 0 (the mask from ``tf.random``'s generator)."""
@@ -127,6 +138,7 @@ def embedding_lookup(params, ids, max_norm=None, name=None):
 
 
 # -- losses ----------------------------------------------------------------------------------
+@composite("-log_softmax(logits)", "softmax(logits) sum(labels) - labels")
 def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
     """``-sum(labels * log_softmax(logits), axis)``: its gradient is ``softmax(logits) *
     sum(labels) - labels`` for the logits and ``-log_softmax(logits)`` for the labels."""
@@ -140,6 +152,7 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
     return -ops.sum(labels * log_softmax(logits, axis=axis), axis=axis)
 
 
+@composite("none (integer labels)", "softmax(logits) - one_hot(labels)")
 def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
     """``logsumexp(logits) - logits[label]`` along the last axis, for integer ``labels`` of
     ``logits``' shape without its last axis; a label outside ``[0, classes)`` is an error."""
@@ -162,6 +175,7 @@ def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
     return ops.logsumexp(logits, axis=-1) - ops.squeeze(picked, -1)
 
 
+@composite("-logits", "sigmoid(logits) - labels", elementwise=True)
 def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
     """``max(x, 0) - x * z + log(1 + exp(-|x|))``, stable for any logit ``x``; both kinks at
     0 take the same side, so the gradient there is ``sigmoid(0) - z``, as TensorFlow's."""

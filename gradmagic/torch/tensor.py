@@ -12,7 +12,7 @@ import collections
 
 import numpy as np
 
-from ..core import ops
+from ..core import ops, special
 from ..core.tensor import Tensor as CoreTensor
 from ..core.tensor import to_array
 from .graph import GRAD, as_tensor_of, backward, no_grad
@@ -398,10 +398,10 @@ class Tensor(GraphTensor):
         return ops.cumsum(self, dim)
 
     def softmax(self, dim):
-        return np.exp(self - ops.logsumexp(self, axis=dim, keepdims=True))
+        return special.softmax(self, dim)
 
     def log_softmax(self, dim):
-        return self - ops.logsumexp(self, axis=dim, keepdims=True)
+        return special.log_softmax(self, dim)
 
     def all(self):
         return as_tensor_of(np.asarray(np.all(self.value)), self)
