@@ -538,3 +538,15 @@ def test_a_named_argument_lives_as_long_as_the_trace_so_its_id_names_nothing_els
     ref = traced()
     gc.collect()
     assert ref() is None  # freed with the trace
+
+
+def test_variables_without_a_name_of_their_own_read_as_the_users_names_for_them():
+    x = tf.Variable([3.0, 1.0, 2.0])  # TensorFlow's default name, "Variable", for both
+    w = gm.Variable([1.0, 2.0, 3.0])
+    named = gm.Variable(2.0, name="scale")
+    with gm.trace() as tr:
+        with tf.GradientTape() as tape:
+            y = tf.reduce_sum(x * w) * named
+        tape.gradient(y, [x, w, named])
+    assert tr.forward[0].cells()["x"] == "x=[3, 1, 2], w=[1, 2, 3]"  # not "Variable" twice
+    assert tr.forward[2].cells()["x"].endswith("scale=2")

@@ -88,7 +88,16 @@ class Naming:
             return value.name
         if not isinstance(value, Tensor):
             return None
-        return self._names.get(id(value)) or self._item_names.get(id(value))
+        name = self._names.get(id(value)) or self._item_names.get(id(value))
+        if name is None:  # what a Variable without a name of its own held: the variable's
+            source = self.variable_of(value)
+            if source is not None and source is not value:
+                return self.known_name(source)
+        return name
+
+    def variable_of(self, value):
+        """The Variable ``value`` was read from, or None (a trace knows its reads)."""
+        return None
 
     # -- every value's name -------------------------------------------------------------
     def close_names(self):

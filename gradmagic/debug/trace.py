@@ -371,7 +371,8 @@ class Trace(Naming, Listener):
         snap = self._snapshots.get(key)  # of an op show the same value object
         if snap is None:
             snap = self._snapshots[key] = Tensor(value)
-            self.name_as(snap, variable.name)
+            if variable.name != "Variable":  # else it reads as the user's name for the variable
+                self.name_as(snap, variable.name)
             self._read_from[id(snap)] = variable
         return snap
 
