@@ -285,3 +285,30 @@ def test_softmax_has_one_home_for_every_dialect():
     assert len(rows) == 2 and all(r.source is special.softmax.composite for r in rows)
     want = jax.grad(lambda x: jnp.sum(jax.nn.softmax(x) ** 2))(jnp.array(x0))  # JAX: float32
     np.testing.assert_allclose(t.grad.numpy(), want, rtol=1e-6)
+
+
+@pytest.mark.parametrize("call", [lambda a, w: np.average(a, None, w), lambda a, w: np.average(a, weights=w),
+                                  lambda a, w: np.average(weights=w, a=a)], ids=["positional", "keyword", "reordered"])
+def test_positional_and_keyword_calls_label_alike(call):
+    a, w = gm.Variable(A, name="a"), gm.Variable(S, name="w")
+    with gm.trace() as tr:
+        with gm.GradientTape() as tape:
+            y = call(a, w)
+        tape.gradient(y, [a, w])
+    (row,) = [r for r in tr.backward if r.node == "average"]
+    assert row.input_names() == ["a", "w"] and row.local == ("w / sum(w)", "(x - average) / sum(w)")
+
+
+def test_a_variable_shows_the_value_a_composite_read_though_it_changes_later():
+    v = gm.Variable([3.0, 1.0, 2.0], name="v")
+    with gm.trace() as tr:
+        with gm.GradientTape() as tape:
+            y = np.sum(np.sort(v) * np.arange(3.0))
+        g = tape.gradient(y, v)
+        v.assign([9.0, 9.0, 9.0])
+    rows = [r for r in tr.rows() if r.node == "sort"]
+    assert [r.cells()["x"] for r in rows] == ["v=[3, 1, 2]", "v=[3, 1, 2]"]  # forward and backward
+    np.testing.assert_array_equal(g, [2.0, 0.0, 1.0])
+    with gm.trace() as tr:
+        gm.jvp(lambda u: np.sort(u), (np.array([3.0, 1.0, 2.0]),), (np.array([1.0, 0.0, 0.0]),))
+    np.testing.assert_array_equal(tr.forward_mode[0].downstream[0], [0.0, 0.0, 1.0])

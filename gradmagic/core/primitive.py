@@ -207,13 +207,19 @@ class Composite:
         """The Tensors a call takes (one level into its lists and tuples), in the order of
         the function's parameters, each with its parameter's label."""
         if self._signature is None:
-            self._signature = inspect.signature(self.fn)
-        try:
-            values = self._signature.bind(*args, **kwargs).arguments.values()
-        except TypeError:  # the call itself will say what is wrong with it
-            values = args + tuple(kwargs.values())
+            signature = inspect.signature(self.fn)
+            rest = [k for k, p in enumerate(signature.parameters.values()) if p.kind is p.VAR_POSITIONAL]
+            self._signature = signature, (rest[0] if rest else None)
+        signature, rest = self._signature
+        if kwargs:  # bound to the parameters by name (Python's binding is slow: only here)
+            try:
+                slots = list(enumerate(signature.bind(*args, **kwargs).arguments.values()))
+            except TypeError:  # the call itself will say what is wrong with it
+                slots = list(enumerate(args + tuple(kwargs.values())))
+        else:  # the commonest: all positional, argument k is parameter k (or *args from ``rest``)
+            slots = [(k if rest is None or k < rest else rest, v) for k, v in enumerate(args)]
         tensors, labels = [], []
-        for k, v in enumerate(values):
+        for k, v in slots:
             for t in (v if isinstance(v, (list, tuple)) else (v,)):
                 if isinstance(t, Tensor):
                     tensors.append(t)

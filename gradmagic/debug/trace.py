@@ -34,8 +34,8 @@ from . import options
 from .body import Body, call_kind
 from .names import Naming
 from .pitfalls import Pitfall, detect, why_none
-from .rows import (CUSTOM_LOCAL, DOWNSTREAM, ELEMENTWISE, FORWARD_MODE, LEVEL, LOCAL, NOTE, OUTPUTS,
-                   UPSTREAM, Group, Rows, TraceRow, ratio_local, record_row, view)
+from .rows import (CUSTOM_LOCAL, DOWNSTREAM, ELEMENTWISE, FORWARD_MODE, INPUTS, LEVEL, LOCAL, NOTE,
+                   OUTPUTS, UPSTREAM, Group, Rows, TraceRow, ratio_local, record_row, view)
 from .snapshot import quietly
 
 
@@ -246,8 +246,11 @@ class Trace(Naming, Listener):
         """An op made of ops (np.sort, np.roll ...) is one "op" row, its ops folded inside;
         shown, like a function's, where the user called it (or everywhere with ops=True)."""
         shown = (not self._stack and not context.LEVEL.get()) or self.ops
-        row = record_row("forward", context.LEVEL.get(), "op", op.name, inputs, source=op,
-                         context=" › ".join(g.name for g in self._stack)) if shown else None
+        row = None
+        if shown:  # a Variable shown with the value it has now, as an op's rows show it
+            values = tuple([t.value for t in inputs])
+            row = record_row("forward", context.LEVEL.get(), "op", op.name, self._snapshot(inputs, values),
+                             source=op, context=" › ".join(g.name for g in self._stack))
         if row is not None and self.ops:  # before the ops it is made of
             self._forward.add(row)
         self._stack.append(Group(op.name, inputs, None, row, custom=False, composite=op))
@@ -265,7 +268,8 @@ class Trace(Naming, Listener):
         if group.tangents is not None and outputs:  # forward mode: one row, its ops folded
             tangents = group.tangents
             self._tangents.add(record_row(
-                FORWARD_MODE, context.LEVEL.get(), "op", op.name, group.inputs, None, tuple(outputs),
+                FORWARD_MODE, context.LEVEL.get(), "op", op.name,
+                group.row[INPUTS] if group.row else group.inputs, None, tuple(outputs),
                 upstream=tuple(tangents.get(id(v)) for v in group.inputs),
                 downstream=tuple(tangents.get(id(v)) for v in outputs), local="", source=op,
                 context=" › ".join(g.name for g in self._stack)))
@@ -390,7 +394,8 @@ class Trace(Naming, Listener):
             self._flush_fold()
             op = group.composite
             rec = record_row("backward", level, "function" if op is None else "op", group.name,
-                              group.inputs, group.names, group.row[OUTPUTS] if group.row else (),
+                              group.row[INPUTS] if group.row else group.inputs, group.names,
+                              group.row[OUTPUTS] if group.row else (),
                               upstream=(g,), downstream=[None] * len(group.inputs), source=op)
             self._folding = (group, rec, 0)
         group_, rec, n = self._folding
