@@ -312,3 +312,19 @@ def test_a_variable_shows_the_value_a_composite_read_though_it_changes_later():
     with gm.trace() as tr:
         gm.jvp(lambda u: np.sort(u), (np.array([3.0, 1.0, 2.0]),), (np.array([1.0, 0.0, 0.0]),))
     np.testing.assert_array_equal(tr.forward_mode[0].downstream[0], [0.0, 0.0, 1.0])
+
+
+def test_a_labels_placeholder_names_the_right_operand_when_one_is_a_constant():
+    u, c = gm.Variable([1.0, 0.0, 0.0], name="u"), np.array([0.0, 1.0, 0.0])
+
+    def local(f):
+        with gm.trace() as tr:
+            with gm.GradientTape() as tape:
+                y = np.sum(f() ** 2)
+            tape.gradient(y, u)
+        (row,) = [r for r in tr.backward if r.node == "cross"]
+        return row.cells()["local"]
+
+    assert local(lambda: np.cross(u, c)) == "u: b × upstream"  # b: NumPy's name for the constant
+    assert local(lambda: np.cross(c, u)) == "u: upstream × a"  # not "upstream × u"
+    assert local(lambda: np.cross(u, u * 2)) == "u: (u * 2) × upstream, (u * 2): upstream × u"

@@ -218,16 +218,26 @@ class Composite:
                 slots = list(enumerate(args + tuple(kwargs.values())))
         else:  # the commonest: all positional, argument k is parameter k (or *args from ``rest``)
             slots = [(k if rest is None or k < rest else rest, v) for k, v in enumerate(args)]
-        tensors, labels = [], []
+        tensors, params, first = [], [], {}
         for k, v in slots:
             for t in (v if isinstance(v, (list, tuple)) else (v,)):
                 if isinstance(t, Tensor):
+                    first.setdefault(k, len(tensors))
                     tensors.append(t)
-                    labels.append(self.label(k))
-        return tuple(tensors), tuple(labels)
+                    params.append(k)
+        # a label's {k} is parameter k: the k-th input where every argument is a Tensor, else
+        # renumbered to that parameter's input, or, where it has none, its parameter's name
+        names = list(signature.parameters)
+        return tuple(tensors), tuple(_renumbered(self.label(k), first, names) for k in params)
 
     def __repr__(self):
         return f"<Composite {self.name}>"
+
+
+def _renumbered(label, first, names):
+    if "{" not in label:
+        return label
+    return label.format(*[f"{{{first[k]}}}" if k in first else names[k] for k in range(len(names))])
 
 
 def composite(*labels, name=None, elementwise=False):
