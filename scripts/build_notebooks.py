@@ -614,6 +614,25 @@ for order in (1, 2):
     print(f"order {order}:", "all agree" if report else report)
 """),
     md("""
+## A NumPy function is one row
+
+Some NumPy functions are several ops inside gradmagic: `np.sort` is an `argsort` and a
+gather, `np.roll` two slices and a concatenation. The trace still shows each call as one
+row, named after the function, and its `local` column says what the gradient does there:
+`np.sort` sends each element's upstream back to where that element came from.
+"""),
+    code("""
+%%gradtrace
+x = gm.Variable([3.0, 1.0, 2.0], name="x")
+with gm.GradientTape() as tape:
+    y = np.sum(np.sort(x) * np.array([1.0, 10.0, 100.0]))
+tape.gradient(y, x)
+"""),
+    md("""
+The upstream `[1, 10, 100]` comes back as `[100, 1, 10]`: `x`'s largest element, 3, was
+sorted last. `%%gradtrace --ops` shows the ops inside each such row.
+"""),
+    md("""
 ## The same cell on a GPU
 
 `%%gradtrace --backend cupy` runs the cell with the GPU as the default device: `gm.constant`
