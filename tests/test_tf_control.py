@@ -267,3 +267,19 @@ def test_the_value_of_a_variable_is_its_array_and_calling_it_reads_the_variable(
     with pytest.raises(TypeError, match=r"Variable\.value\(\): this array is not a Variable's value \(it is a "
                                         r"view, a copy or a result computed from one\)"):
         v.value[:1]()
+
+
+def test_a_trace_shows_recompute_grad_as_one_row_each_way_not_its_recomputation():
+    @tf.recompute_grad
+    def block(x):
+        return tf.tanh(x) * 2.0
+
+    x = tf.constant([0.5, 1.0])
+    with gm.trace() as tr:
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.reduce_sum(block(x))
+        g = tape.gradient(y, x)
+    assert [(r.node, r.level) for r in tr.backward] == [("sum", 1), ("block", 1)]
+    assert len(tr.gradients) == 1  # the recomputation's own gradient is not the user's
+    np.testing.assert_allclose(tr.backward[1].downstream[0], g.numpy())

@@ -6,7 +6,7 @@ trace shows each call as one row.
 
 import functools
 
-from ..core.context import TAPES
+from ..core.context import TAPES, unheard
 from ..core.custom import custom_gradient
 from ..core.nest import flatten
 from ..core.ops import identity, stack
@@ -123,11 +123,12 @@ def recompute_grad(f):
             again = [identity(a) if isinstance(a, Tensor) else a for a in leaves]
             wanted = [isinstance(a, Tensor) and a.dtype.kind in "fc" for a in again]  # floats
             sources = [a for a, w in zip(again, wanted) if w] + list(variables or ())
-            with GradientTape() as tape:
-                tape.watch(sources)
-                outs = flatten(f(*rebuild(again), **kwargs))[0]
-            grads = tape.gradient([as_tensor(o) for o in outs], sources,
-                                  output_gradients=list(upstream), unconnected_gradients="zero")
+            with unheard():  # the recomputation is grad_fn's own work: a trace shows its row
+                with GradientTape() as tape:
+                    tape.watch(sources)
+                    outs = flatten(f(*rebuild(again), **kwargs))[0]
+                grads = tape.gradient([as_tensor(o) for o in outs], sources,
+                                      output_gradients=list(upstream), unconnected_gradients="zero")
             per_input = iter(grads)
             grad_xs = [next(per_input) if w else None for w in wanted]
             return (grad_xs, list(per_input)) if variables else grad_xs
