@@ -257,6 +257,8 @@ class Trace(Naming, Listener):
         self._stack[-1].labels = labels
 
     def on_composite_exit(self, op, outputs):
+        if not self._stack:  # the trace ended inside it (its groups were closed then)
+            return
         group = self._stack.pop()
         rec = group.row
         if rec is not None:
