@@ -316,17 +316,6 @@ if torch is not None:
             e, = ctx.saved_tensors
             return upstream * (1 - 1 / (1 + e))
 
-    class TorchFoo(torch.autograd.Function):
-        @staticmethod
-        def forward(ctx, x):
-            ctx.save_for_backward(x)
-            return x ** 2
-
-        @staticmethod
-        def backward(ctx, upstream):
-            x, = ctx.saved_tensors
-            return upstream * 2 * x
-
 
 def w4_torch(x0):
     x = torch.from_numpy(x0).requires_grad_()
@@ -380,18 +369,24 @@ def w5_by_hand(x0):
     return y3.value, (g1 * 2 * x).value
 
 
-class GmTorchFoo(gmtorch.autograd.Function):
-    """The seed's foo as a PyTorch user writes it, run on gradmagic.torch."""
+def foo_function(T):
+    """The seed's foo as a PyTorch user writes it, on the namespace ``T`` (``torch`` or
+    ``gradmagic.torch``): one class, the same code on both."""
+    class Foo(T.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x ** 2
 
-    @staticmethod
-    def forward(ctx, x):
-        ctx.save_for_backward(x)
-        return x ** 2
+        @staticmethod
+        def backward(ctx, upstream):
+            x, = ctx.saved_tensors
+            return upstream * 2 * x
+    return Foo
 
-    @staticmethod
-    def backward(ctx, upstream):
-        x, = ctx.saved_tensors
-        return upstream * 2 * x
+
+GmTorchFoo = foo_function(gmtorch)
+TorchFoo = foo_function(torch) if torch is not None else None
 
 
 def w5_gradmagic_torch(x0):

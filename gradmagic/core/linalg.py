@@ -109,32 +109,36 @@ def _slogdet(xp, a):
 
 
 SLOGDET = Primitive("slogdet", _slogdet)  # packed (..., 2): sign, logabsdet
+
 LEAF = 64  # the order from which a triangular solve goes by halves
+NARROW = 8  # right-hand sides at most: past it, NumPy's LU solves the many columns faster
 
 
 def _triangle_of(a):
     """Whether a NumPy matrix is lower or upper triangular ("lower", "upper"; None: neither):
-    a corner first, so a full matrix costs one look, then the other triangle, read in place."""
-    above = _above(a.shape[0])
-    if a[0, -1] == 0 and not np.any(a, where=above):
+    a corner first, so a full matrix costs one look, then the other triangle."""
+    if a[0, -1] == 0 and not _any_above(a):
         return "lower"
-    if a[-1, 0] == 0 and not np.any(a, where=above.T):
+    if a[-1, 0] == 0 and not _any_above(a.T):
         return "upper"
     return None
 
 
+def _any_above(a):  # read in place through a mask kept for n up to 1024 (1 MB at most)
+    n = a.shape[0]
+    return np.any(a, where=_above(n)) if n <= 1024 else np.triu(a, 1).any()
+
+
 @functools.lru_cache(maxsize=8)
 def _above(n):
-    """The mask of the entries above the diagonal of an n x n matrix (made once per n)."""
     return np.triu(np.ones((n, n), dtype=bool), 1)
 
 
 def _solve_triangular(a, b, lower):
     """``np.linalg.solve(a, b)`` for a triangular ``a``, by halves: each half's solve, and the
     other half's right-hand side updated with one product (block substitution). NumPy has no
-    triangular solve, and an LU of the whole matrix costs O(n^3) where this costs O(n^2) for
-    a few right-hand sides (for many, NumPy's LU does better: see ``NARROW``); a singular ``a`` has a singular diagonal block, and NumPy's solve of
-    that block raises NumPy's own LinAlgError."""
+    triangular solve; its LU costs O(n^3) where this costs O(n^2) for a few right-hand sides
+    (``NARROW``). A singular ``a`` has a singular diagonal block: NumPy's own LinAlgError."""
     n = a.shape[0]
     if n <= LEAF:
         return np.linalg.solve(a, b)
@@ -146,9 +150,6 @@ def _solve_triangular(a, b, lower):
         bottom = _solve_triangular(a[k:, k:], b[k:], False)
         top = _solve_triangular(a[:k, :k], b[:k] - a[:k, k:] @ bottom, False)
     return np.concatenate([top, bottom])
-
-
-NARROW = 8  # right-hand sides at most: past it, NumPy's LU solves the many columns faster
 
 
 def _solve(xp, a, b):

@@ -148,12 +148,12 @@ class Group:
     __slots__ = ("name", "inputs", "names", "row", "n_ops", "custom", "body", "composite", "labels",
                  "tangents")
 
-    def __init__(self, name, inputs, names, row, custom, body=None, composite=None):
+    def __init__(self, name, inputs, names, row, custom, body=None, composite=None, labels=()):
         self.name, self.inputs, self.names, self.row, self.custom = name, inputs, names, row, custom
         self.n_ops = 0
         self.body = body  # a custom function's recorded ops, while a checking trace keeps them
         self.composite = composite  # an op made of ops (np.sort): its primitive.Composite
-        self.labels = ()  # and the local derivative's label of each of its inputs
+        self.labels = labels  # and the local derivative's label of each of its inputs
         self.tangents = None  # its values' tangents, {id: tangent}, while forward mode folds it
 
 

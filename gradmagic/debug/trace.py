@@ -220,17 +220,23 @@ class Trace(Naming, Listener):
         the first call of each function and input shapes; else None."""
         return self._bodies.get(call)
 
-    def on_function_exit(self, name, outputs):
-        if not self._stack:
-            return
+    def _close(self, outputs):
+        """The innermost group ended, giving ``outputs`` (None: it raised): its row, if it
+        has one, gets them; the group, or None where the trace had closed it already."""
+        if not self._stack:  # the trace ended inside it (its groups were closed then)
+            return None
         group = self._stack.pop()
-        rec = group.row
-        if rec is not None:
-            rec[OUTPUTS] = tuple(outputs) if outputs is not None else ()
+        if group.row is not None:
+            group.row[OUTPUTS] = tuple(outputs) if outputs is not None else ()
             if outputs is None:
-                rec[NOTE] = "raised an exception"
-            elif group.n_ops > 1 and not self.ops:
-                rec[NOTE] = f"{group.n_ops} op{'s' if group.n_ops != 1 else ''} folded"
+                group.row[NOTE] = "raised an exception"
+        return group
+
+    def on_function_exit(self, name, outputs):
+        group = self._close(outputs)
+        if group is not None and group.row is not None and outputs is not None and group.n_ops > 1 \
+                and not self.ops:
+            group.row[NOTE] = f"{group.n_ops} ops folded"
 
     def on_call(self, fn, args, kwargs):
         """A transform calls the user's ``fn``: its arguments are named after its parameters
@@ -253,20 +259,14 @@ class Trace(Naming, Listener):
                              source=op, context=" › ".join(g.name for g in self._stack))
         if row is not None and self.ops:  # before the ops it is made of
             self._forward.add(row)
-        self._stack.append(Group(op.name, inputs, None, row, custom=False, composite=op))
-        self._stack[-1].labels = labels
+        self._stack.append(Group(op.name, inputs, None, row, custom=False, composite=op, labels=labels))
 
     def on_composite_exit(self, op, outputs):
-        if not self._stack:  # the trace ended inside it (its groups were closed then)
+        group = self._close(outputs)
+        if group is None:
             return
-        group = self._stack.pop()
-        rec = group.row
-        if rec is not None:
-            rec[OUTPUTS] = tuple(outputs) if outputs is not None else ()
-            if outputs is None:
-                rec[NOTE] = "raised an exception"
-            if not self.ops and (group.n_ops or outputs is None):  # none: it gave its input back
-                self._forward.add(rec)
+        if group.row is not None and not self.ops and (group.n_ops or outputs is None):
+            self._forward.add(group.row)  # (with no op, it gave its input back: no row)
         if group.tangents is not None and outputs:  # forward mode: one row, its ops folded
             tangents = group.tangents
             self._tangents.add(record_row(
@@ -377,9 +377,7 @@ class Trace(Naming, Listener):
         snap = self._snapshots.get(key)  # of an op show the same value object
         if snap is None:
             snap = self._snapshots[key] = Tensor(value)
-            if variable.name != "Variable":  # else it reads as the user's name for the variable
-                self.name_as(snap, variable.name)
-            self._read_from[id(snap)] = variable
+            self._read_from[id(snap)] = variable  # it reads as the variable's name (known_name)
         return snap
 
     def variable_of(self, value):
@@ -395,16 +393,16 @@ class Trace(Naming, Listener):
         if self._folding is None or self._folding[0] is not group or self._folding[1][LEVEL] != level:
             self._flush_fold()
             op = group.composite
+            outs = group.row[OUTPUTS] if group.row else ()
             rec = record_row("backward", level, "function" if op is None else "op", group.name,
-                              group.row[INPUTS] if group.row else group.inputs, group.names,
-                              group.row[OUTPUTS] if group.row else (),
-                              upstream=(g,), downstream=[None] * len(group.inputs), source=op)
+                              group.row[INPUTS] if group.row else group.inputs, group.names, outs,
+                              upstream=[None] * len(outs) if len(outs) > 1 else (g,),
+                              downstream=[None] * len(group.inputs), source=op)
             self._folding = (group, rec, 0)
         group_, rec, n = self._folding
         outs = rec[OUTPUTS]
         if len(outs) > 1:  # several outputs (np.split's pieces): each its own upstream
-            ups = rec[UPSTREAM] if len(rec[UPSTREAM]) == len(outs) else [None] * len(outs)
-            rec[UPSTREAM] = [g if o is out else u for o, u in zip(outs, ups)]
+            rec[UPSTREAM] = [g if o is out else u for o, u in zip(outs, rec[UPSTREAM])]
         down = rec[DOWNSTREAM]
         for a, d in zip(args, downs):
             if d is None:
