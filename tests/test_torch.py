@@ -419,6 +419,57 @@ def test_function_gives_needs_input_grad_and_a_named_grad_fn():
     assert repr(y.grad_fn) == "<ProbeBackward>" and y.grad_fn.name() == "ProbeBackward"
 
 
+def test_one_input_s_paths_agree_with_the_general_ones():
+    """apply, save_for_backward, the node and backward() each have a path for one tensor
+    (the commonest call); a second, constant argument takes the general one: the same
+    needs_input_grad, saved tensors, gradients and graph either way."""
+    seen = []
+
+    class Square(Function):
+        @staticmethod
+        def forward(ctx, x, *rest):
+            seen.append(ctx.needs_input_grad)
+            ctx.save_for_backward(x, *rest)
+            return x ** 2
+
+        @staticmethod
+        def backward(ctx, g):
+            x = ctx.saved_tensors[0]
+            return (g * 2 * x,) + (None,) * (len(ctx.saved_tensors) - 1)
+
+    grads, nodes = [], []
+    for extra in ((), (torch.tensor(5.0),)):
+        x = torch.tensor(3.0, dtype=torch.float64, requires_grad=True)
+        y = Square.apply(Square.apply(x, *extra), *extra)
+        nodes.append((repr(y.grad_fn), len(y.grad_fn.next_functions), y.grad_fn.next_functions[0][0].name()))
+        y.backward()
+        grads.append(x.grad.item())
+    assert seen == [(True,), (True,), (True, False), (True, False)]
+    assert grads == [4 * 3.0 ** 3] * 2
+    assert nodes[0][0] == nodes[1][0] == "<SquareBackward>" and nodes[0][2] == nodes[1][2]
+    with pytest.raises(TypeError, match="save_for_backward can only save variables, but argument 0 "
+                                        "is of type float"):
+        class Saves(Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.save_for_backward(3.0)
+                return x
+        Saves.apply(torch.tensor(1.0, requires_grad=True))
+
+
+def test_a_python_float_makes_the_tensor_the_general_path_makes():
+    """torch.tensor of a Python float has a path of its own; every other value the general one."""
+    for dtype in (None, torch.float64, torch.float32):
+        quick = torch.tensor(2.5, dtype=dtype, requires_grad=True)
+        general = torch.tensor(np.array(2.5, dtype=dtype or np.float32), requires_grad=True)
+        assert quick.dtype == general.dtype == (dtype or torch.float32)
+        assert quick.item() == general.item() and quick.requires_grad and quick.is_leaf
+        assert not torch.tensor(2.5, dtype=dtype).requires_grad
+    assert torch.tensor(2.5, dtype=torch.int64).dtype == torch.int64  # not a float dtype: general
+    with pytest.raises(RuntimeError, match="only Tensors of floating point"):
+        torch.tensor(2.5, dtype=torch.int64, requires_grad=True)
+
+
 def test_backward_returning_the_wrong_count_names_both_numbers():
     class Short(Function):
         @staticmethod

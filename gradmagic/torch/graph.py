@@ -131,19 +131,29 @@ class Node:
             self.outs = tuple([weakref.ref(o) for o in outs])
             self.out_versions = tuple([o.version for o in outs])
             self.metas = tuple([(o.value.shape, o.value.dtype, type(o)) for o in outs])
-        versions, sources, grad_ids = [], [], []
-        for a in args:
-            ours = isinstance(a, Tensor)
-            versions.append(a.version if ours else None)
-            sources.append(a.grad_fn if ours else None)
-            if ours and (a.grad_fn is not None or a.leaf_requires_grad):
-                grad_ids.append(id(a))
-        self.versions, self.sources, self.grad_ids = tuple(versions), tuple(sources), grad_ids
+        if len(args) == 1 and isinstance(args[0], Tensor):  # the commonest: one tensor
+            a = args[0]
+            source = a.grad_fn
+            self.versions, self.sources = (a.version,), (source,)
+            self.grad_ids = (id(a),) if source is not None or a.leaf_requires_grad else ()
+        else:
+            versions, sources, grad_ids = [], [], []
+            for a in args:
+                ours = isinstance(a, Tensor)
+                versions.append(a.version if ours else None)
+                sources.append(a.grad_fn if ours else None)
+                if ours and (a.grad_fn is not None or a.leaf_requires_grad):
+                    grad_ids.append(id(a))
+            self.versions, self.sources, self.grad_ids = tuple(versions), tuple(sources), grad_ids
         self.changes = CHANGES[0]
         self.kept = None  # {output index: its value}, once an in-place op replaced one
         self.serial = next(_serials)
         self.level = LEVEL.get()  # the order of the backward pass that recorded it (0: none)
         self.freed = False
+
+    def free(self):
+        """A walk went through it without ``retain_graph``: a second one raises."""
+        self.freed = True
 
     def index(self, t):
         """The position of ``t`` among the outputs."""
@@ -286,27 +296,37 @@ class Walk:
     """The nodes that ``roots`` depend on, as the engine's entries in execution order."""
 
     def __init__(self, roots):
-        nodes, todo, top = {}, [], 0
-        for r in roots:
-            if r.grad_fn is not None:
-                todo.append(r.grad_fn)
+        found, seen, top = [], set(), 0
+        todo = [r.grad_fn for r in roots if r.grad_fn is not None]
         while todo:
             node = todo.pop()
-            key = id(node)
-            if key in nodes:
+            if node in seen:
                 continue
             if node.freed:
                 raise RuntimeError(FREED)
-            nodes[key] = node
+            seen.add(node)
+            found.append(node)
             if node.level > top:
                 top = node.level
             for n in node.sources:
                 if n is not None:
                     todo.append(n)
-        self.nodes = sorted(nodes.values(), key=SERIAL)
+        found.reverse()  # a chain's nodes, found from its end, are then in creation order
+        found.sort(key=SERIAL)
+        self.nodes = found
         self.standins = {}
-        self.ids = set()
-        self.entries = [self._entry(n) for n in self.nodes]
+        ids = self.ids = set()
+        entries, clean = [], CHANGES[0]
+        for n in found:
+            if n.changes == clean and len(n.outs) == 1:  # the commonest: one output, as recorded
+                o = n.outs[0]()  # (nothing changed in place since it ran)
+                if o is not None:
+                    ids.update(n.grad_ids)
+                    ids.add(id(o))
+                    entries.append((n.prim, n.args, n.vals, (o,) if n.prim.joint else o, n.params))
+                    continue
+            entries.append(self._entry(n))
+        self.entries = entries
         self.order = 1 + top  # one more than the highest order among the nodes' passes
 
     def _as_it_was(self, t, version, value):
@@ -327,13 +347,7 @@ class Walk:
     def _entry(self, node):
         """The engine's entry for ``node``: its tensors as they were when it ran."""
         ids = self.ids
-        if node.changes == CHANGES[0]:  # nothing changed in place since it ran: as recorded
-            if len(node.outs) == 1:  # the commonest: one output
-                o = node.outs[0]()
-                if o is not None:
-                    ids.update(node.grad_ids)
-                    ids.add(id(o))
-                    return node.prim, node.args, node.vals, (o,) if node.prim.joint else o, node.params
+        if node.changes == CHANGES[0] and len(node.outs) > 1:  # as recorded (one output: above)
             outs = [r() for r in node.outs]
             if all(o is not None for o in outs):
                 ids.update(node.grad_ids)
@@ -388,18 +402,17 @@ class Walk:
             LEVEL.reset(level)
 
     def tell(self, roots, sources, grads):
-        """The listeners hear the end of the walk, as after ``tape.gradient``; ``grads``:
-        the gradients, or a function that gives them (called only when one listens)."""
+        """The listeners hear the end of the walk, as after ``tape.gradient``."""
         hooks = listeners()
         if hooks:
             seen = TapeView(self.entries, self.ids, False)
-            grads = list(grads() if callable(grads) else grads)
+            grads = list(grads)
             for h in hooks:
                 h.on_gradient_end(seen, list(roots), list(sources), grads, self.order)
 
     def free(self):
         for n in self.nodes:
-            n.freed = True
+            n.free()
 
 
 def _type_name(t):
@@ -431,11 +444,14 @@ def leaves_of(walk):
 
 def accumulate(t, g):
     """``t.grad += g``, as PyTorch accumulates into a leaf."""
+    held = t.grad_value
+    if held is None and not isinstance(g, CoreTensor) and g.dtype == t.value.dtype:
+        t.grad_value = as_tensor_of(g, t)  # the commonest: a first raw gradient, as it is
+        return
     fresh = not isinstance(g, Tensor)  # a tensor made here, which nothing else holds
     g = as_tensor_of(g, t)
     if g.dtype != t.dtype:
         g, fresh = as_tensor_of(ops.astype(g, t.dtype), t), True
-    held = t.grad_value
     if held is None:
         t.grad_value = g if g.requires_grad or fresh else as_tensor_of(g.value, t)
     elif g.requires_grad or held.requires_grad:
@@ -467,8 +483,11 @@ def _seeds(roots, grads, fn):
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):
     """``torch.autograd.backward``: accumulate the gradients of ``tensors`` into the
     ``.grad`` of the leaves they depend on (or of ``inputs``)."""
-    roots = _sequence(tensors)
-    seeds = _seeds(roots, grad_tensors, "backward")
+    if grad_tensors is None and isinstance(tensors, Tensor) and tensors.grad_fn is not None:
+        roots, seeds = [tensors], {id(tensors): seed(tensors, None, "backward")}  # the commonest
+    else:
+        roots = _sequence(tensors)
+        seeds = _seeds(roots, grad_tensors, "backward")
     walk = Walk(roots)
     if inputs is not None:
         targets = _sequence(inputs)
@@ -482,7 +501,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         g = grads.get(id(t))
         if g is not None:
             accumulate(t, g)
-    walk.tell(roots, targets, lambda: [t.grad_value for t in targets])
+    if listeners():
+        walk.tell(roots, targets, [t.grad_value for t in targets])
     if not (create_graph if retain_graph is None else retain_graph):
         walk.free()
 

@@ -15,6 +15,7 @@ import numpy as np
 from ..core import ops, special
 from ..core.tensor import Tensor as CoreTensor
 from ..core.tensor import to_array
+from .._backend import default_xp
 from .graph import GRAD, as_tensor_of, backward, no_grad
 from .graph import Tensor as GraphTensor
 from .values import (DEFAULT_FLOAT, DEFAULT_INT, Device, Size, SizeMethod, check_device,
@@ -508,6 +509,12 @@ Tensor.result_class = Tensor
 
 def make(value, dtype=None, requires_grad=False, device=None, fn="torch.tensor", copy=True):
     """A leaf tensor of ``value``: Python floats become float32, ints int64 (as PyTorch)."""
+    if type(value) is float and device is None and default_xp() is np and (
+            dtype is None or isinstance(dtype, np.dtype) and dtype.kind == "f"):
+        t = Tensor.__new__(Tensor)  # the commonest, a Python float: to_array's answer directly
+        t.value = np.array(value, DEFAULT_FLOAT if dtype is None else dtype)
+        t.leaf_requires_grad = bool(requires_grad)
+        return t
     check_device(device, fn)
     if isinstance(value, CoreTensor):
         value = value.value

@@ -42,6 +42,10 @@ class FunctionCtx:
     in_backward = False  # its backward is running (saved tensors stay readable meanwhile)
 
     def save_for_backward(self, *tensors):
+        if len(tensors) == 1 and isinstance(tensors[0], CoreTensor):  # the commonest: one tensor
+            self.to_save, self.saved_versions = tensors, (getattr(tensors[0], "version", 0),)
+            self.saved_changes = CHANGES[0]
+            return
         for t in tensors:
             if t is not None and not isinstance(t, CoreTensor):
                 raise TypeError(f"save_for_backward can only save variables, but argument "
@@ -109,11 +113,14 @@ class FunctionCall(CustomCall):
         ctx, like = self.ctx, self.like
         upstream = (as_tensor_of(g[0], like),) if len(g) == 1 else tuple(
             [as_tensor_of(u, like) for u in g])
-        was, ctx.in_backward = ctx.in_backward, True  # a check may call it after the walk freed it
-        try:
+        if not ctx.freed:  # the walk's own call (it frees the graph only after)
             result = self.cls.backward(ctx, *upstream)
-        finally:
-            ctx.in_backward = was
+        else:  # a check's, after the walk freed it: what it saved stays readable meanwhile
+            was, ctx.in_backward = ctx.in_backward, True
+            try:
+                result = self.cls.backward(ctx, *upstream)
+            finally:
+                ctx.in_backward = was
         record = isinstance(g[0], CoreTensor)
         grads = self.check(result, record)
         if record and getattr(self.cls.backward, "once_differentiable", False):
@@ -217,9 +224,9 @@ def _once(r, args):
 
 
 class FunctionNode(Node):
-    """The node of one ``apply``. Whether a walk freed what it saved is kept on its ``ctx``
-    (which ``saved_tensors`` reads), so ``ctx`` holds no reference back to the node: the
-    graph has no cycle, and goes as soon as nothing holds it, as PyTorch's."""
+    """The node of one ``apply``. A walk that frees it tells its ``ctx`` too (which
+    ``saved_tensors`` reads), so ``ctx`` holds no reference back to the node: the graph has
+    no cycle, and goes as soon as nothing holds it, as PyTorch's."""
 
     __slots__ = ("ctx",)
 
@@ -227,13 +234,8 @@ class FunctionNode(Node):
         self.ctx = ctx
         super().__init__(prim, args, vals, params, outs)
 
-    @property
-    def freed(self):
-        return self.ctx.freed
-
-    @freed.setter
-    def freed(self, flag):
-        self.ctx.freed = flag
+    def free(self):
+        self.freed = self.ctx.freed = True
 
 
 def _custom_rule(g, ans, *args, call):
@@ -311,7 +313,12 @@ class Function(metaclass=FunctionMeta):
     def apply(cls, *args, **kwargs):
         """Run ``forward`` and record the call as one op whose gradient is ``backward``."""
         ctx = FunctionCtx()
-        needs = ctx.needs_input_grad = tuple([isinstance(a, Tensor) and a.requires_grad for a in args])
+        if len(args) == 1:  # the commonest
+            a = args[0]
+            needs = ctx.needs_input_grad = (isinstance(a, Tensor) and (
+                a.grad_fn is not None or a.leaf_requires_grad),)
+        else:
+            needs = ctx.needs_input_grad = tuple([isinstance(a, Tensor) and a.requires_grad for a in args])
         hooks = listeners()
         for h in hooks:
             h.on_function_enter(cls.__name__, args, cls.names(len(args)))
@@ -354,12 +361,15 @@ def _record(cls, ctx, args, outs):
     dropped = ctx.non_differentiable
     if dropped and all(id(o) in dropped for o in outs):
         return
-    for like in args:
-        if isinstance(like, Tensor) and like.requires_grad:
-            break
-    call = FunctionCall(cls, ctx, args, like)
-    vals = tuple([a.value if isinstance(a, CoreTensor) else a for a in args])
-    node = FunctionNode(ctx, cls.prim, args, vals, {"call": call}, outs)
+    if len(args) == 1:  # the commonest: one input (a tensor that requires grad, as apply found)
+        like = args[0]
+        vals = (like.value,)
+    else:
+        for like in args:
+            if isinstance(like, Tensor) and like.requires_grad:
+                break
+        vals = tuple([a.value if isinstance(a, CoreTensor) else a for a in args])
+    node = FunctionNode(ctx, cls.prim, args, vals, {"call": FunctionCall(cls, ctx, args, like)}, outs)
     for o in outs:  # outputs marked non-differentiable, or not floating, require no grad
-        if id(o) not in dropped and o.value.dtype.kind in "fc":
+        if o.value.dtype.kind in "fc" and not (dropped and id(o) in dropped):
             o.grad_fn = node
