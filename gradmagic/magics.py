@@ -13,6 +13,7 @@ This module is the only one that imports IPython; ``load_ipython_extension`` in
 import argparse
 import ast
 import re
+import weakref
 
 from IPython.core import magic_arguments
 from IPython.core.error import UsageError
@@ -126,10 +127,6 @@ class GradtraceMagics(Magics):
             return self._trace_statement(statement, tr, args, local_ns)
         self._trace_cell(cell, tr, args)
 
-    def _full_traceback(self):
-        """Whether the user asked IPython for every frame (``%xmode --show``)."""
-        return not getattr(self.shell.InteractiveTB, "skip_hidden", True)
-
     def _show(self, tr, args, failed=False):
         """Store the trace, display it (not when the code ``failed`` before anything was
         recorded: the traceback says it all)."""
@@ -157,7 +154,7 @@ class GradtraceMagics(Magics):
             self._show(tr, args, failed=result.error_in_exec is not None)
         elif args.output:
             shell.user_ns[args.output] = tr
-        inner.show_traceback(ran, self._full_traceback())
+        inner.show_traceback(ran, full_traceback(self.shell))
         inner.fail_outer(result.error_before_exec or result.error_in_exec)
 
     # -- %gradtrace: one statement or expression --------------------------------------
@@ -190,7 +187,7 @@ class GradtraceMagics(Magics):
                 failed = False
                 return value
             except BaseException as e:  # the traceback ends in the user's code
-                raise user_traceback(e, self._full_traceback())
+                raise user_traceback(e, full_traceback(self.shell))
             finally:
                 self._show(tr, args, failed=failed)
 
@@ -284,7 +281,7 @@ class _InnerCell:
         if isinstance(value, BaseException) and tb is value.__traceback__:
             tb = user_traceback(value, full).__traceback__
         custom_types, custom_tb = self.saved
-        if custom_types and issubclass(etype, custom_types):
+        if custom_types and issubclass(etype, custom_types) and not _ours(self.shell, custom_tb):
             custom_tb(etype, value, tb)
         else:
             self.shell.showtraceback((etype, value, tb), running_compiled_code=ran)
@@ -311,11 +308,40 @@ class _NumberedAs:
         return getattr(self.compiler, name)
 
 
+def full_traceback(shell) -> bool:
+    """Whether the user asked IPython for every frame (``%xmode --show``)."""
+    return not getattr(shell.InteractiveTB, "skip_hidden", True)
+
+
+# -- every cell's traceback ------------------------------------------------------------------
+HANDLERS = weakref.WeakKeyDictionary()  # shell -> the CustomTB that gradmagic gave it
+
+
+def users_frames(shell, etype, value, tb, tb_offset=None):
+    """IPython's handler of an error in any cell while gradmagic is loaded: the traceback
+    without gradmagic's frames, as ``%%gradtrace`` shows it, so that it ends in the user's
+    code (``%xmode --show`` or ``GRADMAGIC_TRACEBACK=full`` keep them). An error that
+    never went through gradmagic shows as it would have."""
+    if isinstance(value, BaseException) and tb is value.__traceback__:
+        tb = user_traceback(value, full_traceback(shell)).__traceback__
+    shell.showtraceback((etype, value, tb), tb_offset=tb_offset, running_compiled_code=True)
+
+
+def _ours(shell, custom_tb) -> bool:
+    return custom_tb is not None and HANDLERS.get(shell) is custom_tb
+
+
 def load_ipython_extension(ipython):
     ipython.register_magics(GradtraceMagics)
+    if not ipython.custom_exceptions:  # a handler the user (or another extension) set stays
+        ipython.set_custom_exc((Exception,), users_frames)
+        HANDLERS[ipython] = ipython.CustomTB
 
 
 def unload_ipython_extension(ipython):
+    if _ours(ipython, ipython.CustomTB):
+        ipython.set_custom_exc((), None)  # IPython's own default: no custom handler
+        del HANDLERS[ipython]
     manager = ipython.magics_manager
     for kind in ("line", "cell"):
         fn = manager.magics[kind].get("gradtrace")

@@ -394,11 +394,12 @@ def test_syntax_error_is_shown_once_without_a_trace(shell):
 
 def test_users_own_exception_handler_still_handles_its_exceptions(shell):
     seen = []
+    before = shell.custom_exceptions, shell.CustomTB
     shell.set_custom_exc((KeyError,), lambda _shell, etype, value, tb, tb_offset=None: seen.append(etype))
     try:
         shown = run(shell, "%%gradtrace\nimport gradmagic as gm\ny = gm.constant(2.0) * 3\n{}['missing']")
     finally:
-        shell.set_custom_exc((), None)
+        shell.custom_exceptions, shell.CustomTB = before
     assert seen == [KeyError] and len(shown.traces) == 1
 
 
@@ -625,3 +626,64 @@ x = torch.tensor(0.5, requires_grad=True)
     assert "P3's backward does not multiply by its grad_output" in text
     assert shell.user_ns["x"].grad.item() == 12.0  # what the program computed: 6 (upstream lost) * 2
 
+
+
+# -- every cell's traceback, once the extension is loaded -------------------------------------
+def test_an_ordinary_cell_s_traceback_hides_gradmagics_frames(shell):
+    result, out = numbered_run(shell, WRONG_SHAPE)
+    traceback = out[out.index("Traceback"):]
+    assert isinstance(result.error_in_exec, GradientValueError)
+    assert f"Cell In[{result.execution_count}], line {WRONG_SHAPE_LINE}" in traceback
+    assert f"---> {WRONG_SHAPE_LINE} tape.gradient(y, x)" in traceback
+    assert GRADMAGIC_FRAME.search(traceback) is None, traceback
+    assert traceback.count("Traceback (most recent call last)") == 1
+    assert traceback.rstrip().endswith("(sum over the broadcast axes, or reshape)")
+
+
+def test_an_ordinary_cell_keeps_the_users_frames_inside_the_engine(shell):
+    cell = WRONG_SHAPE.replace("lambda up: up  ", "lambda up: up[5]")  # grad_fn itself raises
+    result, out = numbered_run(shell, cell)
+    traceback = out[out.index("Traceback"):]
+    assert isinstance(result.error_in_exec, IndexError)
+    assert "return np.sum(x), lambda up: up[5]" in traceback
+    assert GRADMAGIC_FRAME.search(traceback) is None, traceback
+
+
+@pytest.mark.parametrize("ask", ["environment", "xmode"])
+def test_an_ordinary_cell_shows_gradmagics_frames_when_asked(shell, monkeypatch, ask):
+    if ask == "environment":
+        monkeypatch.setenv("GRADMAGIC_TRACEBACK", "full")
+    else:
+        monkeypatch.setattr(shell.InteractiveTB, "skip_hidden", False)  # what %xmode --show sets
+    result, out = numbered_run(shell, WRONG_SHAPE)
+    frames = GRADMAGIC_FRAME.findall(out)
+    assert any("tape.py" in f for f in frames) and any("custom.py" in f for f in frames), out
+
+
+def test_an_error_that_never_entered_gradmagic_shows_as_ipython_shows_it(shell):
+    cell = "def f():\n    return 1 / 0\nf()\n"
+    _, ours = numbered_run(shell, cell)
+    shell.extension_manager.unload_extension("gradmagic")
+    try:
+        assert shell.custom_exceptions == ()
+        _, plain = numbered_run(shell, cell)
+    finally:
+        shell.extension_manager.load_extension("gradmagic")
+    number = re.compile(r"In\[\d+\]")
+    assert number.sub("In[n]", ours) == number.sub("In[n]", plain)
+    assert "return 1 / 0" in ours and ours.count("Traceback") == 1
+
+
+def test_a_custom_exception_handler_set_before_loading_stays(ipython):
+    ipython.extension_manager.unload_extension("gradmagic")
+    seen = []
+    ipython.set_custom_exc((GradientValueError,), lambda shell, *exc, tb_offset=None: seen.append(exc[0]))
+    try:
+        ipython.extension_manager.load_extension("gradmagic")
+        numbered_run(ipython, WRONG_SHAPE)
+        assert seen == [GradientValueError]  # theirs ran, not gradmagic's
+        ipython.extension_manager.unload_extension("gradmagic")
+        assert ipython.custom_exceptions == (GradientValueError,)  # and it outlives the unload
+    finally:
+        ipython.set_custom_exc((), None)
+        ipython.extension_manager.load_extension("gradmagic")
