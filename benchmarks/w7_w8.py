@@ -13,6 +13,7 @@ import numpy as np
 import gradmagic as gm
 import gradmagic.torch as gmtorch
 from gradmagic.core.linalg import SOLVE
+from gradmagic.core.triangular import lower_inverse
 
 solve = SOLVE.np  # gradmagic's solve on NumPy arrays: by halves where the matrix is triangular
 
@@ -90,18 +91,6 @@ def w7_torch(x0, mu0, sigma0):
     return ll.item(), [mu.grad.numpy(), symmetric(sigma.grad.numpy())]
 
 
-def _lower_inv(L):
-    """gradmagic's inverse of a lower-triangular matrix, by halves, in NumPy."""
-    n = L.shape[0]
-    if n <= 32:
-        return np.linalg.inv(L)
-    k = n // 2
-    a, c = _lower_inv(L[:k, :k]), _lower_inv(L[k:, k:])
-    out = np.zeros_like(L)
-    out[:k, :k], out[k:, k:], out[k:, :k] = a, c, -(c @ L[k:, :k]) @ a
-    return out
-
-
 def _w7_rules(x, mu, sigma, solves):
     """The array operations of gradmagic's rules for W7, with ``solves`` solves of L^T for
     solve's rule (gradmagic's rule runs one for each of solve's two inputs)."""
@@ -113,7 +102,7 @@ def _w7_rules(x, mu, sigma, solves):
     gL = -np.outer(gd, z)
     gL[np.diag_indices(n)] -= 1 / np.diagonal(L)  # log(diag L)'s rule
     lower = np.tril(np.ones((n, n))) - 0.5 * np.eye(n)
-    linv = _lower_inv(L)
+    linv = lower_inverse(L)  # gradmagic's inverse of a lower-triangular matrix, in NumPy
     s = linv.T @ ((L.T @ gL) * lower) @ linv
     return ll, [-gd, symmetric((s + s.T) * lower)]
 

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import gradmagic as gm
-from gradmagic.core import linalg
+from gradmagic.core import linalg, triangular
 from gradmagic.errors import GradientValueError, NoGradientError
 
 from _cases import assert_same_on_module, module_marks, rng_for, sid
@@ -275,8 +275,8 @@ def test_a_triangular_solve_by_halves_is_numpys_solve(n, lower, rhs, dtype):
     L = np.linalg.cholesky(spd(n, n)(rng_for("tri", n, lower))).astype(dtype)
     a = L if lower else L.T
     b = rng_for("tri-b", n).standard_normal((n,) + rhs).astype(dtype)
-    assert linalg._triangle_of(a) == ("lower" if lower else "upper")
-    got, want = linalg._solve_triangular(a, b, lower), np.linalg.solve(a, b)  # by halves
+    assert triangular.triangle_of(a) == ("lower" if lower else "upper")
+    got, want = triangular.solve_triangular(a, b, lower), np.linalg.solve(a, b)  # by halves
     assert got.dtype == want.dtype and got.shape == want.shape
     tol = 1e-4 if dtype == np.float32 else 1e-11
     np.testing.assert_allclose(got, want, rtol=tol, atol=tol)
@@ -285,15 +285,15 @@ def test_a_triangular_solve_by_halves_is_numpys_solve(n, lower, rhs, dtype):
         t = gm.constant(a)
         tape.watch(t)
         x = np.linalg.solve(t, b)
-    np.testing.assert_array_equal(x.numpy(), got if b.ndim == 1 or b.shape[1] <= linalg.NARROW else want)
+    np.testing.assert_array_equal(x.numpy(), got if b.ndim == 1 or b.shape[1] <= triangular.NARROW else want)
 
 
 def test_a_full_matrix_is_no_triangle_and_mixed_dtypes_promote_as_numpy():
     a = spd(80, 80)(rng_for("full", 80))
-    assert linalg._triangle_of(a) is None
+    assert triangular.triangle_of(a) is None
     near = np.tril(a)
     near[0, 79] = 1e-300  # one entry above the diagonal: not triangular
-    assert linalg._triangle_of(near) is None
+    assert triangular.triangle_of(near) is None
     L = np.linalg.cholesky(a)
     ints = np.arange(80)
     assert linalg._solve(np, L, ints).dtype == np.linalg.solve(L, ints).dtype == np.float64
@@ -319,8 +319,14 @@ def test_a_triangular_solve_past_the_halving_size_agrees_with_finite_differences
 
 @pytest.mark.parametrize("shape", [(1, 1), (31, 31), (33, 33), (100, 100), (2, 40, 40)], ids=sid)
 def test_lower_inv_by_halves_is_the_inverse(shape):
+    """On a NumPy array (a plain pass: triangular.lower_inverse) and on a Tensor (the
+    engine's ops, which a tape records), the same inverse."""
     L = np.linalg.cholesky(spd(*shape)(rng_for("lower_inv", shape)))
     np.testing.assert_allclose(linalg.lower_inv(L), np.linalg.inv(L), rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(linalg.lower_inv(gm.Tensor(L)).value, linalg.lower_inv(L), rtol=1e-12, atol=1e-14)
+    single = linalg.lower_inv(L.astype(np.float32))
+    assert single.dtype == np.float32
+    np.testing.assert_allclose(single, np.linalg.inv(L), rtol=1e-3, atol=1e-4)
 
 
 @pytest.mark.parametrize("order", [1, 2])

@@ -16,7 +16,6 @@ gradient of the function NumPy computes: it lies on that triangle (the strictly 
 triangle has none), so finite differences of NumPy's own function agree with it.
 """
 
-import functools
 import operator
 
 import numpy as np
@@ -29,6 +28,7 @@ from .ops import (absolute, expand_dims, getitem, matmul, moveaxis, reshape, sqr
                   squeeze, swapaxes, unsupported)
 from .primitive import Primitive, apply, composite, defvjp
 from .tensor import Tensor, raw
+from .triangular import LEAF, NARROW, lower_inverse, solve_triangular, triangle_of
 
 # NumPy's named-tuple result types (not exported by np.linalg: taken from a result)
 SlogdetResult = type(np.linalg.slogdet(np.eye(1)))
@@ -76,13 +76,19 @@ def _row(x):  # x[..., None, :]
     return expand_dims(x, -2)
 
 
-def _triangle(gh, upper):
+def _triangle(gh, upper, weight=None):
     """The gradient of a function of a symmetric matrix NumPy builds from one triangle,
     from ``gh``, its gradient as if every entry were free: each off-diagonal entry read
-    stands for two, so it gets gh_ij + gh_ji; the unread triangle gets nothing."""
-    n = _shape(gh)[-1]
-    weight = _mask(gh, n, 0, upper) - 0.5 * _eye(gh, n)
+    stands for two, so it gets gh_ij + gh_ji; the unread triangle gets nothing.
+    ``weight``: that triangle with its diagonal halved, where the caller has it."""
+    if weight is None:
+        weight = _half_triangle(gh, _shape(gh)[-1], upper)
     return (gh + T(gh)) * weight
+
+
+def _half_triangle(x, n, upper=False):
+    """Ones below (above, ``upper``) the diagonal of an n x n matrix, halves on it."""
+    return _mask(x, n, 0, upper) - 0.5 * _eye(x, n)
 
 
 def _square(a):
@@ -110,54 +116,12 @@ def _slogdet(xp, a):
 
 SLOGDET = Primitive("slogdet", _slogdet)  # packed (..., 2): sign, logabsdet
 
-LEAF = 64  # the order from which a triangular solve goes by halves
-NARROW = 8  # right-hand sides at most: past it, NumPy's LU solves the many columns faster
-
-
-def _triangle_of(a):
-    """Whether a NumPy matrix is lower or upper triangular ("lower", "upper"; None: neither):
-    a corner first, so a full matrix costs one look, then the other triangle."""
-    if a[0, -1] == 0 and not _any_above(a):
-        return "lower"
-    if a[-1, 0] == 0 and not _any_above(a.T):
-        return "upper"
-    return None
-
-
-def _any_above(a):  # read in place through a mask kept for n up to 1024 (1 MB at most)
-    n = a.shape[0]
-    return np.any(a, where=_above(n)) if n <= 1024 else np.triu(a, 1).any()
-
-
-@functools.lru_cache(maxsize=8)
-def _above(n):
-    return np.triu(np.ones((n, n), dtype=bool), 1)
-
-
-def _solve_triangular(a, b, lower):
-    """``np.linalg.solve(a, b)`` for a triangular ``a``, by halves: each half's solve, and the
-    other half's right-hand side updated with one product (block substitution). NumPy has no
-    triangular solve; its LU costs O(n^3) where this costs O(n^2) for a few right-hand sides
-    (``NARROW``). A singular ``a`` has a singular diagonal block: NumPy's own LinAlgError."""
-    n = a.shape[0]
-    if n <= LEAF:
-        return np.linalg.solve(a, b)
-    k = n // 2
-    if lower:
-        top = _solve_triangular(a[:k, :k], b[:k], True)
-        bottom = _solve_triangular(a[k:, k:], b[k:] - a[k:, :k] @ top, True)
-    else:
-        bottom = _solve_triangular(a[k:, k:], b[k:], False)
-        top = _solve_triangular(a[:k, :k], b[:k] - a[:k, k:] @ bottom, False)
-    return np.concatenate([top, bottom])
-
-
 def _solve(xp, a, b):
     if (xp is np and a.ndim == 2 and (b.ndim == 1 or (b.ndim == 2 and b.shape[1] <= NARROW))
             and a.shape[0] > LEAF and a.shape[0] == a.shape[1]):
-        triangle = _triangle_of(a)  # a Cholesky factor, or its transpose in solve's rule
+        triangle = triangle_of(a)  # a Cholesky factor, or its transpose in solve's rule
         if triangle is not None:
-            return _solve_triangular(a, b, triangle == "lower")
+            return solve_triangular(a, b, triangle == "lower")
     return xp.linalg.solve(a, b)
 
 
@@ -240,6 +204,8 @@ def lower_inv(L, leaf=32):
     n = _shape(L)[-1]
     if n <= leaf:
         return inv(L)
+    if type(L) is np.ndarray:  # a plain backward pass: the same blocks, in NumPy (faster)
+        return lower_inverse(L, leaf)
     k = n // 2
     head, tail = slice(None, k), slice(k, None)
     a = lower_inv(getitem(L, (Ellipsis, head, head)), leaf)
@@ -252,10 +218,10 @@ def lower_inv(L, leaf=32):
 def cholesky_vjp(g, ans, a, upper=False):
     # Murray (2016): S = L^-T phi(L^T gL) L^-1, phi: lower triangle, diagonal halved
     L, gL = (T(ans), T(g)) if upper else (ans, g)
-    n = _shape(L)[-1]
-    phi = matmul(T(L), gL) * (_mask(L, n) - 0.5 * _eye(L, n))
+    weight = _half_triangle(L, _shape(L)[-1])  # phi's, and the triangle read's
+    phi = matmul(T(L), gL) * weight
     Linv = lower_inv(L)
-    return _triangle(matmul(matmul(T(Linv), phi), Linv), upper)
+    return _triangle(matmul(matmul(T(Linv), phi), Linv), upper, T(weight) if upper else weight)
 
 
 defvjp(CHOLESKY, cholesky_vjp, labels=("L^-T phi(L^T upstream) L^-1, on the triangle read",))
