@@ -255,10 +255,9 @@ BOUND_LEGEND = [
     "never multiplied). The least a tape does: the same rules scheduled by hand, each square "
     "formed once.",
     "W7 by hand: the array operations of gradmagic's rules (the forward's cholesky and solve, "
-    "the solve by halves since L is triangular; solve's rule, one more such solve with L^T for "
-    "each of its two inputs; cholesky's, L^T gL, L^-1 by halves and two matmuls). The least a "
-    "tape does: the same with one solve for solve's rule: what no tape that runs these rules "
-    "with NumPy (no triangular solver of its own) avoids.",
+    "the solve by halves since L is triangular; solve's rule, one more such solve with L^T, "
+    "shared by its two inputs; cholesky's, L^T gL, L^-1 by halves and two matmuls): also the "
+    "least a tape that runs these rules with NumPy (no triangular solver of its own) does.",
 ]
 
 

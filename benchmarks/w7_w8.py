@@ -91,30 +91,22 @@ def w7_torch(x0, mu0, sigma0):
     return ll.item(), [mu.grad.numpy(), symmetric(sigma.grad.numpy())]
 
 
-def _w7_rules(x, mu, sigma, solves):
-    """The array operations of gradmagic's rules for W7, with ``solves`` solves of L^T for
-    solve's rule (gradmagic's rule runs one for each of solve's two inputs)."""
+def w7_by_hand(x, mu, sigma):
+    """gradmagic's array operations for W7 with the engine taken out: the forward's
+    cholesky and solve (by halves, L being triangular), solve's rule (one solve with L^T,
+    which its rules for both inputs share), cholesky's (L^T gL, L^-1 by halves, two
+    products). It is also the least a tape running these rules with NumPy does."""
     n = len(x)
     L = np.linalg.cholesky(sigma)
     z = solve(L, x - mu)
     ll = -0.5 * (z @ z) - np.sum(np.log(np.diagonal(L))) - 0.5 * n * np.log(2 * np.pi)
-    gd = [solve(L.T, -z) for _ in range(solves)][-1]
+    gd = solve(L.T, -z)
     gL = -np.outer(gd, z)
     gL[np.diag_indices(n)] -= 1 / np.diagonal(L)  # log(diag L)'s rule
     lower = np.tril(np.ones((n, n))) - 0.5 * np.eye(n)
     linv = lower_inverse(L)  # gradmagic's inverse of a lower-triangular matrix, in NumPy
     s = linv.T @ ((L.T @ gL) * lower) @ linv
     return ll, [-gd, symmetric((s + s.T) * lower)]
-
-
-def w7_by_hand(x, mu, sigma):
-    """gradmagic's array operations for W7 with the engine taken out."""
-    return _w7_rules(x, mu, sigma, 2)
-
-
-def w7_any_tape(x, mu, sigma):
-    """The least a tape running these rules with NumPy does: solve's rule solves once."""
-    return _w7_rules(x, mu, sigma, 1)
 
 
 # -- W8: PyTorch's tutorial LegendrePolynomial3, one training step, gradmagic.torch vs PyTorch --

@@ -539,7 +539,7 @@ def workloads():
                  rtol=1e-9, atol=1e-12, rounds=2),
         Workload("W7", "W7 Gaussian log-likelihood, n = 256",
                  X.w7_args, _contenders(numpy=X.w7_numpy, gradmagic=X.w7_gradmagic, autograd=X.w7_autograd,
-                                        torch=X.w7_torch, by_hand=X.w7_by_hand, any_tape=X.w7_any_tape),
+                                        torch=X.w7_torch, by_hand=X.w7_by_hand),
                  rtol=1e-8, atol=1e-10),
         Workload("W8", "W8 LegendrePolynomial3 training step",
                  X.w8_args, _contenders(numpy=X.w8_numpy, gradmagic=X.w8_gradmagic_torch, torch=X.w8_torch),

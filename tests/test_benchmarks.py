@@ -92,7 +92,8 @@ def test_bounds_race_w4_to_w7_against_the_engine_free_work_in_their_own_table():
     assert "ms (" in w4[3] and "ms (" in w4[4] and w4[5].startswith("at most 1.1x hand-written NumPy")
     assert "µs (" in w5[3] and w5[4] == "—" and w5[5].startswith("at most 0.5x autograd")
     assert "ms (" in w6[4] and "W6 by hand:" in bounds and "W4 by hand:" in bounds
-    assert "ms (" in w7[3] and "ms (" in w7[4] and w7[5].startswith("at most 1.2x hand-written NumPy")
+    assert "ms (" in w7[3] and w7[4] == "—" and w7[5].startswith("at most 1.2x hand-written NumPy")
+    assert "also the least a tape" in bounds  # W7's by-hand row is both
 
 
 def test_the_bound_contenders_are_timed_only_when_asked_for(monkeypatch):
@@ -106,7 +107,7 @@ def test_the_bound_contenders_are_timed_only_when_asked_for(monkeypatch):
     assert "up against" not in text and timed == [{"numpy", "gradmagic"} | set(W.installed_peers())]
     timed.clear()
     bench_run.run(rounds=1, only={"W6", "bounds"}, log=lambda msg: None)
-    assert {"by hand", "any tape"} < timed[-1]
+    assert any({"by hand", "any tape"} < t for t in timed)
 
 
 def test_only_rejects_unknown_workloads():

@@ -317,6 +317,35 @@ def test_a_triangular_solve_past_the_halving_size_agrees_with_finite_differences
     assert gm.check_grad(lambda m, v: np.sum(np.linalg.solve(np.tril(m), v) * w), L, b, order=order)
 
 
+@pytest.mark.parametrize("b_shape", [(5,), (5, 3)], ids=["vector", "matrix"])
+def test_solve_s_two_rules_share_one_solve(monkeypatch, b_shape):
+    """With both inputs differentiated, the rule for a solves a.T once and the rule for b,
+    next in the same pass, takes it: one solve forward, one backward (NumPy keeps no LU),
+    with the gradients of two separate solves; a later pass solves again."""
+    rng = rng_for("solve-shared", b_shape)
+    a0, b0 = normal(5, 5)(rng) + 5 * np.eye(5), rng.standard_normal(b_shape)
+    w = rng.standard_normal(b_shape)
+    calls = []
+    real = np.linalg.solve
+    def counted(*args):  # the arrays' solves (a call on Tensors dispatches to one)
+        calls.extend([1] if all(type(x) is np.ndarray for x in args) else [])
+        return real(*args)
+    monkeypatch.setattr(np.linalg, "solve", counted)
+    a, b = gm.Tensor(a0), gm.Tensor(b0)
+    with gm.GradientTape(persistent=True) as tape:
+        tape.watch([a, b])
+        y = np.sum(np.linalg.solve(a, b) * w)
+    ga, gb = tape.gradient(y, [a, b])
+    assert len(calls) == 2
+    want_gb = real(a0.T, w)
+    np.testing.assert_allclose(gb.value, want_gb, rtol=1e-12)
+    x = real(a0, b0)
+    np.testing.assert_allclose(ga.value, -(np.outer(want_gb, x) if len(b_shape) == 1 else want_gb @ x.T), rtol=1e-12)
+    only_b = tape.gradient(y, b)  # a pass of its own: b's rule solves (nothing left from before)
+    assert len(calls) == 3
+    np.testing.assert_allclose(only_b.value, want_gb, rtol=1e-12)
+
+
 @pytest.mark.parametrize("shape", [(1, 1), (31, 31), (33, 33), (100, 100), (2, 40, 40)], ids=sid)
 def test_lower_inv_by_halves_is_the_inverse(shape):
     """On a NumPy array (a plain pass: triangular.lower_inverse) and on a Tensor (the

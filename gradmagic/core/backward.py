@@ -15,7 +15,7 @@ import numpy as np
 
 from .._backend import xp_of
 from . import ops
-from .context import LEVEL, TAPES
+from .context import LEVEL, MEMO, TAPES
 from .primitive import apply
 from .tensor import Tensor, Variable, replace_variables
 
@@ -98,10 +98,14 @@ def backward(entries, ids, seeds, want, record, hooks=(), free=False):
     once walked, so what its op saved is freed as early as the backward pass allows."""
     grads = dict(seeds)
     found = {}
-    if not record and not hooks:
-        _plain(entries, ids, grads, want, found, free)
-    else:
-        _heard(entries, ids, grads, want, found, record, hooks, free)
+    token = MEMO.set({})  # what the rules of one op share, for this pass only
+    try:
+        if not record and not hooks:
+            _plain(entries, ids, grads, want, found, free)
+        else:
+            _heard(entries, ids, grads, want, found, record, hooks, free)
+    finally:
+        MEMO.reset(token)
     for i in want:
         if i not in found and i in grads:
             found[i] = grads[i]

@@ -13,6 +13,7 @@ from typing import Any, Sequence
 
 TAPES = contextvars.ContextVar("gradmagic_tapes", default=())  # tapes and listeners, innermost last
 LEVEL = contextvars.ContextVar("gradmagic_level", default=0)  # the order of the backward pass running
+MEMO = contextvars.ContextVar("gradmagic_memo", default=None)  # the running pass's: work its rules share
 
 
 def stack() -> tuple:
@@ -43,6 +44,12 @@ def recording() -> bool:
         if t.records:
             return True
     return False
+
+
+def pass_memo():
+    """A dict that lives as long as the backward pass now running (None outside one):
+    where one op's rules leave work for each other (``solve``'s two rules, one solve)."""
+    return MEMO.get()
 
 
 def level() -> int:
