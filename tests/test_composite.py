@@ -206,6 +206,21 @@ def test_forward_mode_shows_a_composite_as_one_row_with_its_tangents():
     assert "concatenate" in [r.node for r in tr.forward_mode]  # its ops, with ops=True
 
 
+def test_forward_mode_shows_an_elementwise_composite_s_local_derivative():
+    """Its tangent out over its tangent in, as a function's row shows it: softsign's
+    derivative 1 / (1 + |x|)^2; a permutation (sort) has none to show."""
+    import gradmagic.tf as tf
+    x, dx = np.array([-1.0, 0.5, 3.0]), np.array([1.0, 2.0, 0.5])
+    with gm.trace() as tr:
+        gm.jvp(lambda u: tf.math.softsign(u), (x,), (dx,))
+    row, = tr.forward_mode
+    assert row.node == "softsign"
+    np.testing.assert_allclose(row.local[0], 1 / (1 + np.abs(x)) ** 2, rtol=1e-12)
+    with gm.trace() as tr:
+        gm.jvp(np.sort, (x,), (dx,))
+    assert tr.forward_mode[0].local == ""
+
+
 # -- the dialects' functions made of several ops: one row each, named as the user called them --
 import gradmagic.jax as jax  # noqa: E402
 import gradmagic.jax.numpy as jnp  # noqa: E402

@@ -269,12 +269,15 @@ class Trace(Naming, Listener):
             self._forward.add(group.row)  # (with no op, it gave its input back: no row)
         if group.tangents is not None and outputs:  # forward mode: one row, its ops folded
             tangents = group.tangents
-            self._tangents.add(record_row(
+            rec = record_row(
                 FORWARD_MODE, context.LEVEL.get(), "op", op.name,
                 group.row[INPUTS] if group.row else group.inputs, None, tuple(outputs),
                 upstream=tuple(tangents.get(id(v)) for v in group.inputs),
                 downstream=tuple(tangents.get(id(v)) for v in outputs), local="", source=op,
-                context=" › ".join(g.name for g in self._stack)))
+                context=" › ".join(g.name for g in self._stack))
+            if op.elementwise and len(rec[UPSTREAM]) == 1 and rec[UPSTREAM][0] is not None:
+                rec[LOCAL] = functools.partial(ratio_local, rec, "")  # tangent out / tangent in
+            self._tangents.add(rec)
 
     def scope_enter(self, name, inputs, names):
         """A ``scope`` or ``@traced`` function starts: its ops are grouped under ``name``."""
