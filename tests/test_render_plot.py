@@ -167,6 +167,30 @@ def test_unmatched_rows_show_no_backward_numbers():
     assert "upstream 1" in under(boxes[2])
 
 
+def test_a_box_that_takes_a_value_from_further_back_gets_dashed_arrows_carrying_it():
+    """y = sum(sin(x) + x * x): multiply takes x, not sin's output. The dashed arrows into
+    it carry x and the gradient multiply sends to x (not sin's output and upstream), and
+    the footer says what dashed means; linked arrows stay solid."""
+    x = gm.constant(np.array([0.5, 1.0]))
+    with gm.trace() as tr:
+        with gm.GradientTape() as tape:
+            tape.watch(x)
+            a = np.sin(x)
+            b = x * x
+            y = np.sum(a + b)
+        tape.gradient(y, x)
+    fig = plot_trace(tr)
+    forward = sorted(patches(fig, "forward-arrow", FancyArrowPatch), key=lambda p: arrow_ends(p)[0][0])
+    backward = sorted(patches(fig, "backward-arrow", FancyArrowPatch), key=lambda p: arrow_ends(p)[1][0])
+    assert [p.get_linestyle() for p in forward] == ["-", "--", "-", "-", "-"]
+    assert [p.get_linestyle() for p in backward] == ["-", "--", "-", "-", "-"]
+    assert strings(fig, "forward-value")[1] == "x = [0.5, 1]"  # not sin's output, a
+    assert "to x: [0.5, 1]" in strings(fig, "backward-value")  # multiply's gradient for x
+    assert "[0.4794, 0.8415]" not in " ".join(strings(fig, "forward-value"))
+    assert any(s.startswith("dashed:") for s in strings(fig, "footer"))
+    assert not any(s.startswith("dashed:") for s in strings(plot_trace(seed_trace()), "footer"))
+
+
 def test_forward_only_trace_has_no_backward_row():
     x = gm.constant(2.0)
     with gm.trace() as tr:

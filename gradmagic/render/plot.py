@@ -321,14 +321,16 @@ def _describe(trace, cols):
 
 
 def _gap_labels(trace, left, right):
-    """(forward label, its colour, dashed?, backward label or None, its colour)."""
+    """(forward label, its colour, dashed?, backward label or None, its colour). Dashed: the
+    box on the right does not take the left one's output; the arrows carry the value it
+    does take (from further back) and the gradient it sends to that value."""
     p = trace.precision
-    prefix = ""
+    prefix = bprefix = ""
+    dashed = right.kind == "box" and not getattr(right, "linked", True)
     if left.kind == "input":
         value = left.value if hasattr(left, "value") else None
         flabel = _show(value, p) if value is not None else ""
-        fbad = _is_bad(value)
-    elif left.kind == "box":
+    elif left.kind == "box" and not dashed:
         value = left.row.outputs
         value = value[0] if len(value) == 1 else value
         name = None if isinstance(value, tuple) else (trace.known_name(value)
@@ -336,25 +338,26 @@ def _gap_labels(trace, left, right):
         flabel = _show(value, p)
         if name and right.kind != "output":
             prefix = f"{name} = "
-        fbad = _is_bad(value)
-    else:  # a fold marker: the input of the next box
+    else:  # a fold marker, or a box whose output the next box does not take: its input
         value = right.row.inputs[right.k] if right.kind == "box" and right.row.inputs else None
         flabel = _show(value, p) if value is not None else ""
-        fbad = _is_bad(value)
-    dashed = right.kind == "box" and not getattr(right, "linked", True)
+        name = trace.known_name(value) if dashed and value is not None else None
+        prefix, bprefix = (f"{name} = ", f"to {name}: ") if name else ("", "")
+    fbad = _is_bad(value)
 
     bvalue = None
     if left.kind == "input":
         bvalue = getattr(left, "grad", None)
-    elif left.kind == "box" and left.bwd is not None and left.bwd.upstream:
+    elif left.kind == "box" and not dashed and left.bwd is not None and left.bwd.upstream:
         bvalue = left.bwd.upstream[0]
     elif right.kind == "box" and right.bwd is not None:
         down = right.bwd.downstream or ()
         bvalue = down[right.k] if right.k < len(down) else None
     blabel = None
     if bvalue is not None:
-        blabel = _fit(_show(bvalue, p), ARROW_WIDTH, ARROW_LINES)
-        if left.kind == "box" and _summed(trace, left.row.outputs[0] if left.row.outputs else None):
+        blabel = _fit(_show(bvalue, p), ARROW_WIDTH, ARROW_LINES, bprefix)
+        if left.kind == "box" and not dashed and _summed(
+                trace, left.row.outputs[0] if left.row.outputs else None):
             blabel += "\n(sum of its uses)"
     return (_fit(flabel, ARROW_WIDTH, ARROW_LINES, prefix), BAD if fbad else FORWARD, dashed,
             blabel, BAD if bvalue is not None and _is_bad(bvalue) else BACKWARD)
@@ -466,6 +469,9 @@ def plot_trace(trace, max_nodes=12, figsize=None):
             if rest > 0:
                 footer.append((f"+ {rest} more gradients", MUTED))
             break
+    if any(g[2] for g in gaps):
+        footer.append(("dashed: a box's input from further back, and the gradient it sends there",
+                       MUTED))
     if any(col.tan is not None for col in cols):
         footer.append(("forward-mode pass: in green under each box, its tangent in → its tangent out",
                        TANGENT))
@@ -569,8 +575,8 @@ def plot_trace(trace, max_nodes=12, figsize=None):
             bx1 = cols[j + 1].x - cols[j + 1].width / 2 - 0.06
             ax.add_patch(FancyArrowPatch(
                 (bx1, y_b), (bx0, y_b), arrowstyle="-|>", mutation_scale=14 * scale,
-                linewidth=1.4 * scale, color=BACKWARD, shrinkA=0, shrinkB=0,
-                gid="backward-arrow"))
+                linewidth=1.4 * scale, color=BACKWARD, linestyle="--" if dashed else "-",
+                shrinkA=0, shrinkB=0, gid="backward-arrow"))
             text((bx0 + bx1) / 2, y_b + 0.07, blabel, VALUE_SIZE, bcolor, va="bottom",
                  gid="backward-value")
 
