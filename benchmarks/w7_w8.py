@@ -17,18 +17,7 @@ from gradmagic.core.triangular import lower_inverse
 
 solve = SOLVE.np  # gradmagic's solve on NumPy arrays: by halves where the matrix is triangular
 
-try:  # peers, when installed: never dependencies
-    import torch
-
-    torch.set_num_threads(1)
-except ImportError:
-    torch = None
-
-try:
-    import autograd.numpy as anp
-    from autograd import value_and_grad as avalue_and_grad
-except ImportError:
-    anp = None
+from .workloads import anp, avalue_and_grad, torch  # the peers, when installed (None when not)
 
 
 # -- W7: the Gaussian log-likelihood of one 256-dimensional sample, through cholesky and solve --

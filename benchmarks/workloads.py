@@ -37,7 +37,7 @@ try:
     from autograd import value_and_grad as avalue_and_grad
     from autograd.extend import defvjp, primitive
 except ImportError:
-    autograd = None
+    autograd = anp = agrad = avalue_and_grad = defvjp = primitive = None
 
 CHAIN = 200  # W1 steps, W2 ops
 
@@ -170,18 +170,19 @@ def mlp_data(dtype, seed=0):
 
 
 def w3_numpy(params, x, y, xp=np):
-    """The MLP step by hand; ``xp=cupy`` gives the GPU floor (benchmarks/gpu.py)."""
+    """The MLP step by hand; ``xp=cupy`` gives the GPU floor (benchmarks/gpu.py), and any
+    array-API module works (tests/test_backend.py counts its calls on array_api_strict)."""
     W1, b1, W2, b2, W3, b3 = params
     h1 = xp.tanh(x @ W1 + b1)
     h2 = xp.tanh(h1 @ W2 + b2)
     d = h2 @ W3 + b3 - y
     loss = xp.mean(d * d)
     g = d * (2 / d.size)
-    gW3, gb3 = h2.T @ g, g.sum(0)
+    gW3, gb3 = h2.T @ g, xp.sum(g, axis=0)
     g2 = (g @ W3.T) * (1 - h2 * h2)
-    gW2, gb2 = h1.T @ g2, g2.sum(0)
+    gW2, gb2 = h1.T @ g2, xp.sum(g2, axis=0)
     g1 = (g2 @ W2.T) * (1 - h1 * h1)
-    gW1, gb1 = x.T @ g1, g1.sum(0)
+    gW1, gb1 = x.T @ g1, xp.sum(g1, axis=0)
     return loss, [gW1, gb1, gW2, gb2, gW3, gb3]
 
 

@@ -298,20 +298,28 @@ def test_raising_cell_traceback_names_the_cell_by_its_own_number(shell):
     assert numbered_run(shell, "after = 1")[0].execution_count == n + 1  # the count goes on as before
 
 
-def test_raising_cell_traceback_hides_gradmagics_frames(shell):
-    result, out = numbered_run(shell, "%%gradtrace\n" + WRONG_SHAPE)
+# a %%gradtrace cell, and an ordinary one: once the extension is loaded, every cell's
+# traceback leaves gradmagic's frames out the same way (IPython's custom exception handler)
+FACES = pytest.mark.parametrize("face", ["%%gradtrace\n", ""], ids=["gradtrace", "ordinary cell"])
+
+
+@FACES
+def test_raising_cell_traceback_hides_gradmagics_frames(shell, face):
+    result, out = numbered_run(shell, face + WRONG_SHAPE)
     traceback = out[out.index("Traceback"):]
     assert isinstance(result.error_in_exec, GradientValueError)
     assert f"Cell In[{result.execution_count}], line {WRONG_SHAPE_LINE}" in traceback
     assert f"---> {WRONG_SHAPE_LINE} tape.gradient(y, x)" in traceback
     assert GRADMAGIC_FRAME.search(traceback) is None, traceback
+    assert traceback.count("Traceback (most recent call last)") == 1
     assert traceback.rstrip().endswith("a gradient must have its input's shape (sum over the broadcast "
                                        "axes, or reshape)")
 
 
-def test_raising_cell_traceback_keeps_the_users_frames_inside_the_engine(shell):
+@FACES
+def test_raising_cell_traceback_keeps_the_users_frames_inside_the_engine(shell, face):
     cell = WRONG_SHAPE.replace("lambda up: up  ", "lambda up: up[5]")  # grad_fn itself raises
-    result, out = numbered_run(shell, "%%gradtrace\n" + cell)
+    result, out = numbered_run(shell, face + cell)
     traceback = out[out.index("Traceback"):]
     assert isinstance(result.error_in_exec, IndexError)
     assert f"---> {WRONG_SHAPE_LINE} tape.gradient(y, x)" in traceback
@@ -319,13 +327,14 @@ def test_raising_cell_traceback_keeps_the_users_frames_inside_the_engine(shell):
     assert GRADMAGIC_FRAME.search(traceback) is None, traceback
 
 
+@FACES
 @pytest.mark.parametrize("ask", ["environment", "xmode"])
-def test_raising_cell_traceback_shows_gradmagics_frames_when_asked(shell, monkeypatch, ask):
+def test_raising_cell_traceback_shows_gradmagics_frames_when_asked(shell, monkeypatch, ask, face):
     if ask == "environment":
         monkeypatch.setenv("GRADMAGIC_TRACEBACK", "full")
     else:
         monkeypatch.setattr(shell.InteractiveTB, "skip_hidden", False)  # what %xmode --show sets
-    result, out = numbered_run(shell, "%%gradtrace\n" + WRONG_SHAPE)
+    result, out = numbered_run(shell, face + WRONG_SHAPE)
     frames = GRADMAGIC_FRAME.findall(out)
     assert any("core" in f and "tape.py" in f for f in frames), out
     assert any("custom.py" in f for f in frames)
@@ -629,37 +638,6 @@ x = torch.tensor(0.5, requires_grad=True)
 
 
 # -- every cell's traceback, once the extension is loaded -------------------------------------
-def test_an_ordinary_cell_s_traceback_hides_gradmagics_frames(shell):
-    result, out = numbered_run(shell, WRONG_SHAPE)
-    traceback = out[out.index("Traceback"):]
-    assert isinstance(result.error_in_exec, GradientValueError)
-    assert f"Cell In[{result.execution_count}], line {WRONG_SHAPE_LINE}" in traceback
-    assert f"---> {WRONG_SHAPE_LINE} tape.gradient(y, x)" in traceback
-    assert GRADMAGIC_FRAME.search(traceback) is None, traceback
-    assert traceback.count("Traceback (most recent call last)") == 1
-    assert traceback.rstrip().endswith("(sum over the broadcast axes, or reshape)")
-
-
-def test_an_ordinary_cell_keeps_the_users_frames_inside_the_engine(shell):
-    cell = WRONG_SHAPE.replace("lambda up: up  ", "lambda up: up[5]")  # grad_fn itself raises
-    result, out = numbered_run(shell, cell)
-    traceback = out[out.index("Traceback"):]
-    assert isinstance(result.error_in_exec, IndexError)
-    assert "return np.sum(x), lambda up: up[5]" in traceback
-    assert GRADMAGIC_FRAME.search(traceback) is None, traceback
-
-
-@pytest.mark.parametrize("ask", ["environment", "xmode"])
-def test_an_ordinary_cell_shows_gradmagics_frames_when_asked(shell, monkeypatch, ask):
-    if ask == "environment":
-        monkeypatch.setenv("GRADMAGIC_TRACEBACK", "full")
-    else:
-        monkeypatch.setattr(shell.InteractiveTB, "skip_hidden", False)  # what %xmode --show sets
-    result, out = numbered_run(shell, WRONG_SHAPE)
-    frames = GRADMAGIC_FRAME.findall(out)
-    assert any("tape.py" in f for f in frames) and any("custom.py" in f for f in frames), out
-
-
 def test_an_error_that_never_entered_gradmagic_shows_as_ipython_shows_it(shell):
     cell = "def f():\n    return 1 / 0\nf()\n"
     _, ours = numbered_run(shell, cell)

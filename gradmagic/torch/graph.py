@@ -401,14 +401,11 @@ class Walk:
             GRAD.reset(grad)
             LEVEL.reset(level)
 
-    def tell(self, roots, sources, grads):
-        """The listeners hear the end of the walk, as after ``tape.gradient``."""
-        hooks = listeners()
-        if hooks:
-            seen = TapeView(self.entries, self.ids, False)
-            grads = list(grads)
-            for h in hooks:
-                h.on_gradient_end(seen, list(roots), list(sources), grads, self.order)
+    def tell(self, hooks, roots, sources, grads):
+        """The listeners ``hooks`` hear the end of the walk, as after ``tape.gradient``."""
+        seen = TapeView(self.entries, self.ids, False)
+        for h in hooks:
+            h.on_gradient_end(seen, list(roots), list(sources), list(grads), self.order)
 
     def free(self):
         for n in self.nodes:
@@ -501,8 +498,9 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         g = grads.get(id(t))
         if g is not None:
             accumulate(t, g)
-    if listeners():
-        walk.tell(roots, targets, [t.grad_value for t in targets])
+    hooks = listeners()
+    if hooks:
+        walk.tell(hooks, roots, targets, [t.grad_value for t in targets])
     if not (create_graph if retain_graph is None else retain_graph):
         walk.free()
 
@@ -533,7 +531,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
             continue
         g = as_tensor_of(g, s)
         results.append(g if g.dtype == s.dtype else g.type(s.dtype))
-    walk.tell(roots, sources, results)
+    hooks = listeners()
+    if hooks:
+        walk.tell(hooks, roots, sources, results)
     if not (create_graph if retain_graph is None else retain_graph):
         walk.free()
     return tuple(results)
