@@ -17,7 +17,20 @@ from gradmagic.core.triangular import lower_inverse
 
 solve = SOLVE.np  # gradmagic's solve on NumPy arrays: by halves where the matrix is triangular
 
-from .workloads import anp, avalue_and_grad, torch  # the peers, when installed (None when not)
+# peers, when installed: never dependencies. Imported here as in workloads.py, which imports
+# this module: taking them from it would make the two a circle.
+try:
+    import torch
+
+    torch.set_num_threads(1)
+except ImportError:
+    torch = None
+
+try:
+    import autograd.numpy as anp
+    from autograd import value_and_grad as avalue_and_grad
+except ImportError:
+    anp = avalue_and_grad = None
 
 
 # -- W7: the Gaussian log-likelihood of one 256-dimensional sample, through cholesky and solve --
