@@ -101,6 +101,7 @@ CASES = [
     ("solve-batched-a-vector-b", LA.solve, LA.solve, [general(2, 3, 3), normal(3)]),
     ("solve-batched", LA.solve, LA.solve, [general(2, 3, 3), normal(2, 3, 2)]),
     ("solve-broadcast-a", LA.solve, LA.solve, [general(3, 3), normal(2, 3, 2)]),
+    ("solve-broadcast-b", LA.solve, LA.solve, [general(2, 3, 3), normal(3, 2)]),
     ("solve-square-b-is-matrix", LA.solve, LA.solve, [general(2, 2), normal(2, 2)]),
     ("solve-numpy-a-tensor-b", LA.solve, lambda b: LA.solve(FIXED, b), [normal(2, 3, 2)]),
     ("cholesky", LA.cholesky, LA.cholesky, [spd(3, 3)]),

@@ -123,6 +123,9 @@ def _solve(xp, a, b):
         triangle = triangle_of(a)  # a Cholesky factor, or its transpose in solve's rule
         if triangle is not None:
             return solve_triangular(a, b, triangle == "lower")
+    if xp is not np and b.ndim > 1 and a.shape[:-2] != b.shape[:-2]:  # CuPy's solve does not broadcast
+        batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+        a, b = xp.broadcast_to(a, batch + a.shape[-2:]), xp.broadcast_to(b, batch + b.shape[-2:])
     return xp.linalg.solve(a, b)
 
 

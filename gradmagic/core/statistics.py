@@ -64,7 +64,8 @@ def partition(a, kth, axis=-1, kind="introselect", order=None):
         raise NoGradientError("np.partition(order=...): structured arrays have no gradient in gradmagic")
     if axis is None:
         a, axis = ops.reshape(a, (-1,)), -1
-    return take_along_axis(a, numpy_names(_xp(a)).argpartition(raw(a), kth, axis=axis, kind=kind), axis)
+    options = {} if kind == "introselect" else {"kind": kind}  # CuPy's argpartition takes no kind
+    return take_along_axis(a, numpy_names(_xp(a)).argpartition(raw(a), kth, axis=axis, **options), axis)
 
 
 def _to_last(a, axis, fn):
