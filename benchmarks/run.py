@@ -14,8 +14,8 @@ for correctness.
 
 --only takes workload keys W1 ... W8, and `trace` (W1 and W3 inside `with gm.trace():`),
 `memory` (W3's and W6's peak memory, by tracemalloc), `render` (a 10,000-op trace rendered)
-and `bounds` (W4 to W7 raced against gradmagic's own work with the engine taken out, and
-against the least work a tape gets away with: what their targets are up against).
+and `bounds` (W2 and W4 to W7 raced against gradmagic's own work with the engine taken out,
+and against the least work a tape gets away with: what their targets are up against).
 """
 
 import os
@@ -219,6 +219,16 @@ def _title(name):
     return "hand-written NumPy" if name == "numpy" else PEER_TITLES[name]
 
 
+def _bounds_against_peer(key, t):
+    """For a target set against a peer, the bound rows' ratios to that peer."""
+    against = TARGETS[key][0]
+    if against == "numpy" or against not in t:
+        return ""
+    parts = [f"{'by hand' if name == 'by hand' else 'the least tape'} {t.ratio(name, against):.2f}x"
+             for name in BOUNDS if name in t]
+    return f" ({'; '.join(parts)} {_title(against)})"
+
+
 def target(key, t, wl):
     """(what the target is, whether and by how much it is met) for a timed row."""
     against, limit, below = TARGETS[key]
@@ -241,6 +251,10 @@ def _mb(n):
 
 
 BOUND_LEGEND = [
+    "W2 the least a tape does: benchmarks/least_tape.py, the smallest tape that runs W2's code "
+    "as written (NumPy's ufunc protocol and Python's operators on its own values): one entry "
+    "per op, one walk, and nothing else (no Variables, nested tapes, listeners, higher order, "
+    "unbroadcasting or checks). The gap between it and gradmagic is what those cost per op.",
     "W4 by hand: the array operations gradmagic performs, with the body's outputs kept until the "
     "gradient (the tape records the body, as TensorFlow does) and grad_fn's product with the "
     "upstream into a new array. The least a tape does: the floor's operations, every array "
@@ -304,7 +318,7 @@ def run(rounds=20, only=None, log=None):
         "target (gradmagic)", "result"]
     rows, traced_rows, bound_rows, notes = [], [], [], []
     timed_keys = {k for k in only if k.startswith("W")} | ({"W1", "W3"} if "trace" in only else set())
-    timed_keys |= {"W4", "W5", "W6", "W7"} if "bounds" in only else set()
+    timed_keys |= {"W2", "W4", "W5", "W6", "W7"} if "bounds" in only else set()
 
     selected = []
     for wl in W.workloads():  # every check before any timing: a disagreement stops the run
@@ -351,7 +365,7 @@ def run(rounds=20, only=None, log=None):
         if any(name in t for name in BOUNDS):
             bound_rows.append([wl.name, cells[0], cells[1]]
                               + [_cell(t, name, wl) if name in t else "—" for name in BOUNDS]
-                              + [target(wl.key, t, wl)[0]])
+                              + [target(wl.key, t, wl)[0] + _bounds_against_peer(wl.key, t)])
 
     memory_rows = []
     if "memory" in only:

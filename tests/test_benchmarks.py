@@ -81,14 +81,18 @@ def test_the_table_names_absent_peers_and_targets(monkeypatch):
     assert "PyTorch absent" in text and "OMP_NUM_THREADS=" in text
 
 
-def test_bounds_race_w4_to_w7_against_the_engine_free_work_in_their_own_table():
+def test_bounds_race_w2_and_w4_to_w7_against_the_engine_free_work_in_their_own_table():
     text = bench_run.run(rounds=1, only={"bounds"}, log=lambda msg: None)
     main, bounds = text.split("## What the targets are up against")
-    assert [line[:4] for line in main.splitlines() if line.startswith("| W")] == ["| W4", "| W5", "| W6", "| W7"]
+    keys = ["| W2", "| W4", "| W5", "| W6", "| W7"]
+    assert [line[:4] for line in main.splitlines() if line.startswith("| W")] == keys
     rows = [line.split(" | ") for line in bounds.splitlines() if line.startswith("| W")]
-    assert [r[0][:4] for r in rows] == ["| W4", "| W5", "| W6", "| W7"]
+    assert [r[0][:4] for r in rows] == keys
     assert all(len(r) == 6 for r in rows)
-    w4, w5, w6, w7 = rows
+    w2, w4, w5, w6, w7 = rows
+    assert w2[3] == "—" and "µs (" in w2[4] and w2[5].startswith("at most 0.6x PyTorch")
+    assert ("the least tape" in w2[5]) == ("torch" in W.installed_peers())  # its ratio to PyTorch
+    assert "benchmarks/least_tape.py" in bounds
     assert "ms (" in w4[3] and "ms (" in w4[4] and w4[5].startswith("at most 1.1x hand-written NumPy")
     assert "µs (" in w5[3] and w5[4] == "—" and w5[5].startswith("at most 0.5x autograd")
     assert "ms (" in w6[4] and "W6 by hand:" in bounds and "W4 by hand:" in bounds
