@@ -73,6 +73,28 @@ def common_xp(values):
     return np if xp is None else xp
 
 
+def settle(values, movable):
+    """``(xp, values)`` for one op: the array module its values share, where a host value
+    that ``movable`` allows (an operand no tape follows: a NumPy array, a Python list) goes
+    to the other values' device first, one host-to-device copy, as TensorFlow converts a
+    constant operand onto its op's device; so NumPy code with ``np.eye(3)`` or
+    ``[1.0, 2.0]`` in it runs on CuPy Tensors unchanged. A NumPy scalar is left as it is
+    where the module takes one (CuPy does). Values that cannot move (Tensors, device
+    arrays) of two modules raise ``common_xp``'s ``BackendError``."""
+    try:
+        return common_xp(values), values
+    except BackendError:
+        xp = common_xp([v for v, m in zip(values, movable) if not m])  # the Tensors' module
+        if xp is np or not any(m and v is not None and type(v) not in SCALARS and xp_of(v) is np
+                               for v, m in zip(values, movable)):
+            raise
+    keep_scalars = xp.__name__.partition(".")[0] == "cupy"
+    return xp, tuple(
+        v if not m or v is None or type(v) in SCALARS or xp_of(v) is not np
+        or (keep_scalars and isinstance(v, np.generic)) else xp.asarray(v)
+        for v, m in zip(values, movable))
+
+
 def cupy_status():
     """``(cupy_module, "")`` when a GPU is usable, else ``(None, reason)``; found once.
 
@@ -157,8 +179,9 @@ def set_backend(name: str) -> None:
     NumPy arrays alike, on the GPU: one host-to-device copy, the dtype kept, as
     TensorFlow places constants on its default device. An array that is already on a
     device (a CuPy array) stays there under either backend: nothing is copied back to
-    the host. Arrays of two modules meeting in one op are an error that says how to move
-    one. ``gm.Tensor(array)`` wraps the array as it is. Raises ``BackendError``, saying
+    the host. A host constant meeting a GPU Tensor in an op goes to the GPU (``settle``);
+    Tensors of two modules meeting in one op are an error that says how to move one.
+    ``gm.Tensor(array)`` wraps the array as it is. Raises ``BackendError``, saying
     why, when the backend is not usable here (``gm.backend_status(name)`` asks without
     raising).
     """

@@ -30,7 +30,7 @@ from gradmagic.errors import BackendError
 
 from _cases import BINARY as SHARED_BINARY
 from _cases import UNARY as SHARED_UNARY
-from _cases import distinct, grid, magnitude, rng_for, sid, uniform
+from _cases import OTHER_MODULES, distinct, grid, magnitude, module_or_skip, rng_for, sid, uniform
 
 
 # ---------------------------------------------------------------------------------------
@@ -493,7 +493,7 @@ def test_prod_hessian_is_the_others_others_product(values, dtype):
 
 
 # ---------------------------------------------------------------------------------------
-# two modules in one op: a clear error naming both
+# two modules in one op: a host constant goes to the device; anything else, a clear error
 # ---------------------------------------------------------------------------------------
 
 def _strict(values):
@@ -505,16 +505,10 @@ def _strict(values):
                  id="strict Tensor + numpy Tensor"),
     pytest.param(lambda: gm.constant(np.array([3.0, 4.0])) * _strict([1.0, 2.0]), "numpy.ndarray",
                  id="numpy Tensor * strict Tensor"),
-    pytest.param(lambda: _strict([1.0, 2.0]) - np.array([3.0, 4.0]), "numpy.ndarray",
-                 id="strict Tensor - numpy array"),
-    pytest.param(lambda: _strict([1.0, 2.0]) * np.float64(2.0), "numpy.float64",
-                 id="strict Tensor * numpy scalar"),
-    pytest.param(lambda: np.where(_strict([1.0, -2.0]) > 0, _strict([1.0, 2.0]), np.zeros(2)),
-                 "numpy.ndarray", id="np.where(strict, strict, numpy)"),
     pytest.param(lambda: np.concatenate([_strict([1.0]), gm.constant(np.array([2.0]))]),
                  "numpy.ndarray", id="np.concatenate([strict, numpy])"),
-    pytest.param(lambda: _strict([[1.0, 2.0]]) @ np.ones((2, 1)), "numpy.ndarray",
-                 id="strict Tensor @ numpy array"),
+    pytest.param(lambda: gm.constant(np.array([3.0, 4.0])) * xs.asarray([1.0, 2.0], dtype=xs.float64),
+                 "numpy.ndarray", id="numpy Tensor * strict array"),
 ])
 def test_mixing_numpy_and_strict_names_both(op, other):
     with pytest.raises(BackendError) as info:
@@ -522,6 +516,36 @@ def test_mixing_numpy_and_strict_names_both(op, other):
     message = str(info.value)
     assert other in message and "array_api_strict._array_object.Array" in message
     assert "cannot mix arrays of two backends" in message
+
+
+HOST_CONSTANTS = [  # (the op on a device Tensor x, the same on NumPy)
+    pytest.param(lambda x, m: x - m.asarray([3.0, 4.0]), id="Tensor - numpy array"),
+    pytest.param(lambda x, m: x * np.float64(2.0), id="Tensor * numpy scalar"),
+    pytest.param(lambda x, m: x * [2.0, 3.0], id="Tensor * list"),
+    pytest.param(lambda x, m: np.where(x > 1.5, x, np.zeros(2)), id="np.where(c, Tensor, numpy zeros)"),
+    pytest.param(lambda x, m: np.reshape(x, (1, 2)) @ np.ones((2, 1)), id="Tensor @ numpy ones"),
+    pytest.param(lambda x, m: x @ x + 3 * np.eye(2)[0], id="3 * np.eye(2) as an operand"),
+]
+
+
+@pytest.mark.parametrize("module", OTHER_MODULES)
+@pytest.mark.parametrize("op", HOST_CONSTANTS)
+def test_a_host_constant_meeting_a_device_tensor_goes_to_the_device(op, module):
+    """As TensorFlow converts a constant operand onto its op's device: NumPy code with host
+    constants in it runs on another module's Tensors unchanged, values and gradient alike."""
+    xp = module_or_skip(module)
+    x = gm.Tensor(xp.asarray([1.0, 2.0], dtype=xp.float64))
+    with gm.GradientTape() as tape:
+        tape.watch(x)
+        y = np.sum(op(x, np))
+    g = tape.gradient(y, x)
+    assert _backend.xp_of(y.value) is xp and _backend.xp_of(g.value) is xp
+    h = gm.constant(np.array([1.0, 2.0]))
+    with gm.GradientTape() as tape:
+        tape.watch(h)
+        want = np.sum(op(h, np))
+    np.testing.assert_allclose(np.asarray(y.numpy()), want.numpy(), rtol=1e-15)
+    np.testing.assert_allclose(np.asarray(g.numpy()), tape.gradient(want, h).numpy(), rtol=1e-15)
 
 
 def test_mixing_in_the_backward_pass_is_the_same_error():

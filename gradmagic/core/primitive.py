@@ -12,7 +12,7 @@ import inspect
 import numpy as np
 
 from .._array_api import numpy_names
-from .._backend import MODULES, SCALARS, common_xp, xp_of
+from .._backend import MODULES, SCALARS, common_xp, settle, xp_of
 from .context import TAPES
 from .tensor import Tensor
 
@@ -99,8 +99,9 @@ def apply(prim, *args, **params):
     if all(v is b for v, b in zip(vals, args)):
         return prim.impl(common_xp(args))(*args, **params)
     cls = result_class(args)
+    xp, vals = settle(vals, [not isinstance(b, Tensor) for b in args])
     out = _new(cls)
-    out.value = prim.impl(common_xp(vals))(*vals, **params)
+    out.value = prim.impl(xp)(*vals, **params)
     if prim.vjps is not None:
         for tape in TAPES.get():
             tape.on_op(prim, args, vals, out, params)
@@ -152,10 +153,10 @@ def binary(prim, a, b, params=NO_PARAMS):
             pass
         elif xp is None and type(va) in SCALARS and xb is not None:
             xp = xb
-        else:
-            xp = common_xp((va, vb))
+        else:  # a host operand meeting a device Tensor goes to the device
+            xp, (va, vb) = settle((va, vb), (va is a, vb is b))
     elif xp is None:
-        xp = common_xp((va, vb))
+        xp, (va, vb) = settle((va, vb), (va is a, vb is b))
     f = prim.np if xp is np else prim.impl(xp)
     out = _new(cls)
     out.value = f(va, vb, **params) if params else f(va, vb)

@@ -8,6 +8,7 @@ import warnings
 
 import numpy as np
 
+from ..._backend import to_host, xp_of
 from ..graph import Tensor, as_tensor_of, grad
 
 
@@ -20,7 +21,8 @@ def _tuple(x):
 
 
 def _leaf(value, like, requires_grad):
-    t = as_tensor_of(np.array(value, dtype=like.dtype), like)
+    """A tensor of the host ``value`` on ``like``'s device, of its dtype."""
+    t = as_tensor_of(xp_of(like.value).asarray(np.asarray(value, dtype=like.dtype)), like)
     t.leaf_requires_grad = requires_grad
     return t
 
@@ -32,7 +34,7 @@ def _outputs(func, inputs):
 def _numerical(func, inputs, k, eps):
     """d(every output element)/d(input k's elements): shape (input size, output size) per output."""
     x = inputs[k]
-    base = np.array(x.value, dtype=x.dtype)
+    base = np.array(to_host(x.value), dtype=x.dtype)
     columns = []
     for i in range(base.size):
         values = []
@@ -41,7 +43,7 @@ def _numerical(func, inputs, k, eps):
             moved.reshape(-1)[i] += step
             args = list(inputs)
             args[k] = _leaf(moved, x, x.requires_grad)
-            values.append([np.array(o.value, dtype=np.float64).reshape(-1)
+            values.append([np.array(to_host(o.value), dtype=np.float64).reshape(-1)
                            for o in _outputs(func, args)])
         columns.append([(a - b) / (2 * eps) for a, b in zip(*values)])
     return [np.array([c[j] for c in columns]).reshape(base.size, -1)
@@ -59,11 +61,11 @@ def _analytical(outputs, inputs, wanted):
         for j in range(o.value.size):
             onehot = np.zeros(o.value.size, dtype=o.dtype)
             onehot[j] = 1
-            gs = grad(o, [inputs[k] for k in wanted], as_tensor_of(onehot.reshape(o.value.shape), o),
+            gs = grad(o, [inputs[k] for k in wanted], _leaf(onehot.reshape(o.value.shape), o, False),
                       retain_graph=True, allow_unused=True)
             for col, g in zip(per_input, gs):
                 if g is not None:
-                    col[:, j] = np.asarray(g.value, dtype=np.float64).reshape(-1)
+                    col[:, j] = np.asarray(to_host(g.value), dtype=np.float64).reshape(-1)
         result.append(per_input)
     return result
 
