@@ -25,6 +25,8 @@ import gradmagic.torch as torch
 from gradmagic.torch.autograd import Function, GradcheckError, gradcheck, gradgradcheck
 from gradmagic.torch.autograd.function import once_differentiable
 
+from _cases import module_or_skip
+
 TUTORIALS = Path(__file__).parent / "torch_tutorials"
 
 
@@ -709,6 +711,45 @@ def test_gradcheck_warns_for_float32_inputs():
 def test_gradgradcheck_passes_for_a_correct_double_backward():
     x = torch.tensor([0.3, 0.7], dtype=torch.double, requires_grad=True)
     assert gradgradcheck(lambda t: (t ** 3).sin(), x)
+
+
+class SinhWithExps(Function):  # PyTorch's double-backward tutorial: three outputs, two dropped
+    @staticmethod
+    def forward(ctx, x):
+        expx, expnegx = torch.exp(x), torch.exp(-x)
+        ctx.save_for_backward(expx, expnegx)
+        return (expx - expnegx) / 2, expx, expnegx
+
+    @staticmethod
+    def backward(ctx, grad_out, grad_out_exp, grad_out_negexp):
+        expx, expnegx = ctx.saved_tensors
+        grad_input = grad_out * (expx + expnegx) / 2
+        grad_input += grad_out_exp * expx
+        grad_input -= grad_out_negexp * expnegx
+        return grad_input
+
+
+@pytest.mark.cupy
+def test_the_checks_and_a_dropped_output_s_zeros_stay_on_the_gpu():
+    """gradcheck's probes, gradgradcheck's grad_outputs and the zero gradient of an output
+    nobody holds are made on the inputs' device (they were NumPy arrays: a mixing error)."""
+    module_or_skip("cupy")
+    gm.set_backend("cupy")
+    try:
+        x = torch.tensor([0.5, 1.0], dtype=torch.double, requires_grad=True)
+        assert type(x.value).__module__.startswith("cupy")
+        assert gradcheck(lambda t: SinhWithExps.apply(t)[0], x)
+        assert gradgradcheck(lambda t: SinhWithExps.apply(t)[0], x)
+    finally:
+        gm.set_backend("numpy")
+
+
+def test_a_function_with_dropped_outputs_passes_both_checks_on_the_host():
+    x = torch.tensor([0.5, 1.0], dtype=torch.double, requires_grad=True)
+    assert gradgradcheck(lambda t: SinhWithExps.apply(t)[0], x)
+    y = SinhWithExps.apply(x)[0]
+    y.sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), np.cosh([0.5, 1.0]), rtol=1e-15)
 
 
 # -- trace and pitfalls -------------------------------------------------------------------------------

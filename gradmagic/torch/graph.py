@@ -26,6 +26,7 @@ import weakref
 
 import numpy as np
 
+from .._backend import MODULES
 from ..core import ops
 from ..core.backward import backward as walk_back
 from ..core.backward import ones
@@ -126,11 +127,11 @@ class Node:
             # what an output nobody holds any more looks like (only an op with several
             # outputs, or a custom function's, can be walked without one of them: a single
             # output of any other op is held by what reached it)
-            self.metas = ((o.value.shape, o.value.dtype, type(o)),) if prim.joint else None
+            self.metas = ((o.value.shape, o.value.dtype, type(o), type(o.value)),) if prim.joint else None
         else:
             self.outs = tuple([weakref.ref(o) for o in outs])
             self.out_versions = tuple([o.version for o in outs])
-            self.metas = tuple([(o.value.shape, o.value.dtype, type(o)) for o in outs])
+            self.metas = tuple([(o.value.shape, o.value.dtype, type(o), type(o.value)) for o in outs])
         if len(args) == 1 and isinstance(args[0], Tensor):  # the commonest: one tensor
             a = args[0]
             source = a.grad_fn
@@ -382,9 +383,9 @@ class Walk:
         for i, (ref, v) in enumerate(zip(node.outs, node.out_versions)):
             o = ref()
             if o is None:  # an output nobody holds (so no gradient reaches it)
-                shape, dtype, cls = node.metas[i]
+                shape, dtype, cls, array = node.metas[i]
                 o = cls.__new__(cls)
-                o.value = np.zeros(shape, dtype)
+                o.value = MODULES.get(array, np).zeros(shape, dtype)  # zeros on its device
             else:
                 o = self._as_it_was(o, v, node.kept.get(i) if node.kept else None)
             self.ids.add(id(o))
