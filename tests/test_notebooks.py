@@ -58,3 +58,30 @@ def test_notebook_outputs_are_deterministic_text(path):
             assert "data:image/png" not in html, f"{path.name}: a PNG inlined into HTML"
             if out.get("data"):
                 assert "text/plain" in out["data"], f"{path.name}: a display without text/plain"
+
+
+# On a GPU, each notebook runs again with set_backend("cupy") first: the same code, every
+# value on the device. Each cell must end as it does on NumPy (an error where, and only where,
+# the NumPy run has one), except where a cell calls what CuPy cannot give (below).
+ON_CUPY_ONLY = {"07_from_tensorflow": "v.value()"}  # a CuPy array cannot be made callable
+
+
+def _errors(nb, backend):
+    nb = nbformat.from_dict(json.loads(json.dumps(nb)))
+    nb.cells.insert(0, nbformat.v4.new_code_cell(f"import gradmagic\ngradmagic.set_backend({backend!r})"))
+    NotebookClient(nb, timeout=300, kernel_name="python3", allow_errors=True).execute()
+    return {"".join(c.source): [f"{o.ename}: {o.evalue}" for o in c.outputs if o.output_type == "error"]
+            for c in nb.cells[1:] if c.cell_type == "code"}
+
+
+@pytest.mark.cupy
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_notebook_runs_on_the_gpu_as_on_numpy(path):
+    from _cases import module_or_skip
+
+    module_or_skip("cupy")
+    nb = nbformat.read(path, as_version=4)
+    on_numpy, on_cupy = _errors(nb, "numpy"), _errors(nb, "cupy")
+    differ = [(source, on_cupy[source]) for source in on_numpy if on_numpy[source] != on_cupy[source]
+              and not (ON_CUPY_ONLY.get(path.stem, "\0") in source)]
+    assert not differ, f"{path.name}: cells that end otherwise on CuPy: {differ}"
