@@ -548,13 +548,25 @@ def test_a_host_constant_meeting_a_device_tensor_goes_to_the_device(op, module):
     np.testing.assert_allclose(np.asarray(g.numpy()), tape.gradient(want, h).numpy(), rtol=1e-15)
 
 
+@pytest.mark.parametrize("module", OTHER_MODULES)
+def test_a_host_output_gradient_goes_where_its_target_is(module):
+    xp = module_or_skip(module)
+    x = gm.Tensor(xp.asarray([1.0, 2.0], dtype=xp.float64))
+    with gm.GradientTape() as tape:
+        tape.watch(x)
+        y = x * 3.0
+    g = tape.gradient(y, x, output_gradients=np.array([2.0, -1.0]))
+    assert _backend.xp_of(g.value) is xp
+    np.testing.assert_allclose(np.asarray(g.numpy()), [6.0, -3.0], rtol=1e-15)
+
+
 def test_mixing_in_the_backward_pass_is_the_same_error():
     x = _strict([1.0, 2.0])
     with gm.GradientTape() as tape:
         tape.watch(x)
         y = np.exp(x)
     with pytest.raises(BackendError, match="numpy.ndarray.*array_api_strict|array_api_strict.*numpy.ndarray"):
-        tape.gradient(y, x, output_gradients=np.ones(2))  # a NumPy upstream for a strict target
+        tape.gradient(y, x, output_gradients=gm.constant(np.ones(2)))  # a NumPy Tensor, a strict target
 
 
 def test_python_numbers_mix_with_every_module():

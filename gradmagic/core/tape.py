@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import warnings
 
-from .._backend import common_xp, kind, xp_of
+from .._backend import common_xp, kind, settle, xp_of
 from ..errors import (GradientTypeError, GradientValueError, TapeError, TapeReentryError,
                       WatchTypeError)
 from . import ops
@@ -269,14 +269,16 @@ class GradientTape:
                     f"({len(targets)}), got {len(seeds)}")
             seeds = [xp_of(t.value).asarray(s, dtype=t.dtype) if isinstance(s, (int, float)) else s
                      for t, s in zip(targets, seeds)]  # a number: for a scalar target
-            for t, s in zip(targets, seeds):
+            for k, (t, s) in enumerate(zip(targets, seeds)):
                 if tuple(s.shape) != t.shape:
                     raise GradientValueError(
                         f"GradientTape.gradient(output_gradients=...): expected shape {t.shape} "
                         f"(the target's), got {tuple(s.shape)}"
                         + ("; a number weighs a scalar target only: give np.full(target.shape, "
                            "value) for this one" if not tuple(s.shape) else ""))
-                common_xp((t.value, getattr(s, "value", s)))  # the target's module, or BackendError
+                if not isinstance(s, Tensor):  # a host array goes where its target is
+                    seeds[k] = settle((t.value, s), (False, True))[1][1]
+                common_xp((t.value, getattr(seeds[k], "value", seeds[k])))  # or BackendError
             seeds = [s if record and isinstance(s, Tensor) else getattr(s, "value", s) for s in seeds]
         grads = self._grads(targets, seeds, flat_sources, last=True)
         results = []
