@@ -196,6 +196,13 @@ def test_cumprod_of_degenerate_shapes(shape, axis):
     assert_op(lambda t: np.cumprod(t, axis=axis), x, key=("cumprod", shape, axis), order=2)
 
 
+@pytest.mark.parametrize("module", OTHER_MODULES)
+@pytest.mark.parametrize("scan", [np.cumsum, np.cumprod], ids=["cumsum", "cumprod"])
+def test_a_0d_scan_with_an_axis_is_numpys_on_another_module(scan, module):
+    """NumPy scans a 0-d array as a 1-d one, axis=-1 or not; CuPy refuses the axis there."""
+    assert_same_on_module(module, lambda t: scan(t, axis=-1), [np.array(1.5)], ("0d-scan", scan.__name__))
+
+
 def test_cumprod_dtype_casts_first_as_numpy():
     x = np.array([[1.5, -0.5, 2.0], [0.25, 3.0, 0.0]])
     got = np.cumprod(gm.constant(x), axis=1, dtype=np.float32)

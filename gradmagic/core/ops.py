@@ -216,8 +216,9 @@ VAR = Primitive("var", lambda xp, x, axis=None, ddof=0, keepdims=False:
                 xp.var(x, axis=axis, ddof=ddof, keepdims=keepdims))
 STD = Primitive("std", lambda xp, x, axis=None, ddof=0, keepdims=False:
                 xp.std(x, axis=axis, ddof=ddof, keepdims=keepdims))
-CUMSUM = Primitive("cumsum", lambda xp, x, axis=None: xp.cumsum(x, axis=axis))
-CUMPROD = Primitive("cumprod", lambda xp, x, axis=None: xp.cumprod(x, axis=axis))
+# NumPy scans a 0-d x as a 1-d one, with any axis (CuPy refuses an axis there): so do these
+CUMSUM = Primitive("cumsum", lambda xp, x, axis=None: xp.cumsum(x, axis=axis if x.ndim else None))
+CUMPROD = Primitive("cumprod", lambda xp, x, axis=None: xp.cumprod(x, axis=axis if x.ndim else None))
 
 
 def unsupported(fn, **given):
