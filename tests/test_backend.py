@@ -549,6 +549,26 @@ def test_a_host_constant_meeting_a_device_tensor_goes_to_the_device(op, module):
 
 
 @pytest.mark.parametrize("module", OTHER_MODULES)
+def test_a_grad_fn_s_host_constants_go_to_the_device_as_the_forward_s(module):
+    """A dropout mask made with NumPy: the forward's product took it to the device, and so
+    does grad_fn's (on a device grad_fn gets Tensors, as TensorFlow's gets tf.Tensors)."""
+    xp = module_or_skip(module)
+    mask = np.array([1.0, 0.0, 2.0])
+
+    @gm.custom_gradient
+    def dropout(x):
+        return x * mask, lambda upstream: upstream * mask
+
+    x = gm.Tensor(xp.asarray([0.5, 1.5, -1.0], dtype=xp.float64))
+    with gm.GradientTape() as tape:
+        tape.watch(x)
+        y = np.sum(dropout(x) * 3.0)
+    g = tape.gradient(y, x)
+    assert _backend.xp_of(g.value) is xp
+    np.testing.assert_array_equal(np.asarray(g.numpy()), 3.0 * mask)
+
+
+@pytest.mark.parametrize("module", OTHER_MODULES)
 def test_a_host_output_gradient_goes_where_its_target_is(module):
     xp = module_or_skip(module)
     x = gm.Tensor(xp.asarray([1.0, 2.0], dtype=xp.float64))

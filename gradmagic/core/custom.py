@@ -18,7 +18,6 @@ from typing import Callable
 
 import numpy as np
 
-from .._array_api import numpy_names
 from .._backend import MODULES, kind, xp_of
 from ..errors import GradientTypeError, GradientValueError
 from .context import LEVEL, TAPES, Listener, level, listeners, push, remove, stack
@@ -116,12 +115,12 @@ class CustomCall:
         per input, then per variable."""
         upstream = g  # one per output: the entry of a custom op always has a tuple of outputs
         record = isinstance(upstream[0], Tensor)
-        if not record and MODULES.get(type(upstream[0])) is not np:
-            xp = xp_of(upstream[0])
-            if xp is not np and numpy_names(xp) is not xp:  # an array-API module's arrays do not defer to a
-                # Tensor in operators (NumPy's and CuPy's do), and grad_fn may hold Tensors of
-                # the forward: it gets Tensors, whose values are taken back in check_gradient
-                upstream = tuple(Tensor(u) for u in upstream)
+        if not record and MODULES.get(type(upstream[0])) is not np and xp_of(upstream[0]) is not np:
+            # on a device, grad_fn gets Tensors, whose values are taken back in check_gradient:
+            # the host constants it holds (a dropout mask, np.eye(3)) then go to the device as
+            # in the forward (a raw CuPy array refuses them), and an array-API module's
+            # arrays, which do not defer to a Tensor in operators, meet the forward's Tensors
+            upstream = tuple(Tensor(u) for u in upstream)
         try:
             if self.variables:
                 result = self.grad_fn(*upstream, variables=list(self.variables))
