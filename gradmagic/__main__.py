@@ -2,7 +2,7 @@
 
     python -m gradmagic demo [--html FILE]          two worked examples, traced
     python -m gradmagic trace [--ops] [--check] [--max-rows N] [--precision P] [--html FILE]
-                              SCRIPT.py [script arguments]
+                              [--backend numpy|cupy] SCRIPT.py [script arguments]
     python -m gradmagic install-kernel [--user | --sys-prefix | --prefix P] [--name N]
     python -m gradmagic uninstall-kernel [--user | --sys-prefix | --prefix P] [--name N]
 """
@@ -19,11 +19,12 @@ import numpy as np
 
 import gradmagic as gm
 
+from ._backend import BACKENDS, on_backend
 from .debug.options import OPTIONS, trace_kwargs
 from .render.text import line_width, wrap
 from .tracebacks import VARIABLE, user_traceback
 
-HTML = "--html"  # the trace command's own option, beside the trace's
+HTML, BACKEND = "--html", "--backend"  # the trace command's own options, beside the trace's
 
 
 def _chain():
@@ -110,13 +111,18 @@ def trace_script(args, out):
         out.flush()
         sys.stderr.write(f"python -m gradmagic trace: cannot open {args.script!r}: {e.strerror}\n")
         return 2
+    status = gm.backend_status(args.backend) if args.backend else True
+    if not status:  # said before anything runs
+        out.flush()
+        sys.stderr.write(f"python -m gradmagic trace {BACKEND} {args.backend}: {status.reason}\n")
+        return 2
     argv, sys.argv = sys.argv, [args.script] + args.args
     path = list(sys.path)
     sys.path.insert(0, os.path.dirname(os.path.abspath(args.script)))
     namespace = {"__name__": "__main__", "__file__": args.script, "__builtins__": __builtins__}
     failure, code = None, 0
     try:
-        with gm.trace(**trace_kwargs(args)) as tr:
+        with on_backend(args.backend), gm.trace(**trace_kwargs(args)) as tr:
             try:
                 exec(code_object, namespace)  # as `python SCRIPT` runs it; names kept on error
             except SystemExit as e:
@@ -194,13 +200,15 @@ def main(argv=None, out=None):
         args, kwargs = option.argument()
         p.add_argument(*args, **kwargs)
     p.add_argument(HTML, metavar="FILE", help="also write an HTML page")
+    p.add_argument(BACKEND, choices=BACKENDS,
+                   help="where the script's arrays land (cupy: the GPU), as gm.set_backend")
     p.add_argument("script", help="the script to run")
     p.add_argument("args", nargs=argparse.REMAINDER, metavar="...", help="the script's arguments")
     from .kernelspec import add_commands
     add_commands(sub)
     argv = sys.argv[1:] if argv is None else list(argv)
     args, unknown = parser.parse_known_args(argv)
-    flags = [o.flag for o in OPTIONS] + [HTML]
+    flags = [o.flag for o in OPTIONS] + [HTML, BACKEND]
     if unknown and args.command == "trace":  # before SCRIPT: meant for gradmagic
         hints = [f"{w} (did you mean {f}?)" if (f := _resembles(w, flags)) else w for w in unknown]
         trace_parser.error(f"unrecognized arguments: {' '.join(hints)}; gradmagic's options are "

@@ -13,6 +13,7 @@ from .errors import BackendError
 
 SCALARS = (bool, int, float, complex)
 MODULES = {np.ndarray: np}  # type -> array module; filled on first sight of a type
+BACKENDS = ("numpy", "cupy")  # the names set_backend takes
 _backend = "numpy"
 _cupy_status = None  # (module or None, reason), found once
 
@@ -163,7 +164,7 @@ def backend_status(name: str = "cupy") -> BackendStatus:
     >>> gm.backend_status("numpy")
     <backend 'numpy' usable>
     """
-    if name not in ("numpy", "cupy"):
+    if name not in BACKENDS:
         raise BackendError(f"backend_status(name): expected 'numpy' or 'cupy', got {name!r}")
     if name == "numpy":
         return BackendStatus(name, True)
@@ -186,12 +187,31 @@ def set_backend(name: str) -> None:
     raising).
     """
     global _backend
-    if name not in ("numpy", "cupy"):
+    if name not in BACKENDS:
         raise BackendError(f"set_backend(name): expected 'numpy' or 'cupy', got {name!r}")
     status = backend_status(name)
     if not status:
         raise BackendError(f"set_backend({name!r}): {status.reason}")
     _backend = name
+
+
+class on_backend:
+    """Arrays created inside land on backend ``name`` (None: as they would); the backend
+    is restored after. Choosing one that is not usable raises ``BackendError`` on entry,
+    saying why, before anything runs (``%%gradtrace --backend``, ``python -m gradmagic
+    trace --backend``)."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def __enter__(self):
+        self.previous = _backend
+        if self.name is not None:
+            set_backend(self.name)
+
+    def __exit__(self, *exc):
+        set_backend(self.previous)
+        return False
 
 
 def get_backend() -> str:

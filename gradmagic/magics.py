@@ -20,7 +20,7 @@ from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_cell_magic, magics_class, needs_local_scope, no_var_expand
 from IPython.display import display
 
-from ._backend import get_backend, set_backend
+from ._backend import BACKENDS, on_backend
 from .debug.options import OPTIONS, trace_kwargs
 from .debug.trace import trace
 from .tracebacks import user_traceback
@@ -58,7 +58,7 @@ class GradtraceMagics(Magics):
     @_trace_options
     @magic_arguments.argument("--plot", action="store_true",
                               help="also show a picture of the chain, as a separate image/png output")
-    @magic_arguments.argument("--backend", choices=("numpy", "cupy"),
+    @magic_arguments.argument("--backend", choices=BACKENDS,
                               help="where arrays created in the cell land; restored afterwards")
     @magic_arguments.argument("-o", dest="output", type=_identifier, metavar="NAME",
                               help="store the Trace in the variable NAME of your namespace")
@@ -146,7 +146,7 @@ class GradtraceMagics(Magics):
         traceback the cell raised, if any (see ``_InnerCell``)."""
         __tracebackhide__ = True  # noqa: F841
         shell = self.shell
-        with _on_backend(args.backend), _InnerCell(shell) as inner, tr:
+        with on_backend(args.backend), _InnerCell(shell) as inner, tr:
             result = shell.run_cell(cell)
             tr.name_values(shell.user_ns)  # before the block ends: --check's notes use the names
         ran = result.error_before_exec is None  # False: a syntax error, nothing ran
@@ -175,7 +175,7 @@ class GradtraceMagics(Magics):
             code = shell.compile(ast.Expression(tree.body[0].value), filename, "eval")
         else:
             code = shell.compile(tree, filename, "exec")
-        with _on_backend(args.backend):  # one that is not usable raises here: nothing runs or shows
+        with on_backend(args.backend):  # one that is not usable raises here: nothing runs or shows
             failed = True
             try:
                 with tr:
@@ -218,24 +218,6 @@ class GradtraceMagics(Magics):
         magic_arguments.parse_argstring(self.gradtrace, line)  # only options: bad ones raise
         raise UsageError("%gradtrace needs a statement: %gradtrace [options] statement "
                          "(for a whole cell, %%gradtrace [options] and the code below)")
-
-
-class _on_backend:
-    """Arrays created inside land on backend ``name`` (None: as they would); the backend
-    is restored after. Choosing one that is not usable raises ``BackendError`` on entry,
-    saying why, before anything runs."""
-
-    def __init__(self, name):
-        self.name = name
-
-    def __enter__(self):
-        self.previous = get_backend()
-        if self.name is not None:
-            set_backend(self.name)
-
-    def __exit__(self, *exc):
-        set_backend(self.previous)
-        return False
 
 
 class _InnerCell:

@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from _cases import module_or_skip
 from _seed import WRONG_SHAPE
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -108,6 +109,40 @@ def test_trace_check_finds_a_grad_fn_that_forgets_upstream(tmp_path):
     assert proc.stdout.count("! upstream-ignored: foo's grad_fn does not multiply by its upstream") == 1
     unchecked = trace_cli(tmp_path, "SCRIPT")
     assert unchecked.returncode == 0 and "upstream-ignored" not in unchecked.stdout
+
+
+ON_MODULE = """
+import numpy as np
+import gradmagic as gm
+x = gm.constant([1.0, 2.0])
+with gm.GradientTape() as tape:
+    tape.watch(x)
+    y = np.sum(np.tanh(x) * np.array([1.0, 3.0]))
+print("gradient on", type(tape.gradient(y, x).value).__module__.partition(".")[0])
+"""
+
+
+@pytest.mark.parametrize("backend", ["numpy", pytest.param("cupy", marks=pytest.mark.cupy)])
+def test_trace_backend_runs_the_script_s_arrays_there(tmp_path, backend):
+    if backend == "cupy":
+        module_or_skip("cupy")
+    script = tmp_path / "on_module.py"
+    script.write_text(ON_MODULE)
+    proc = subprocess.run([sys.executable, "-m", "gradmagic", "trace", "--backend", backend, str(script)],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    assert f"gradient on {backend}" in proc.stdout and "backward" in proc.stdout
+
+
+def test_trace_backend_that_is_not_usable_says_why_and_runs_nothing(tmp_path):
+    script = tmp_path / "on_module.py"
+    script.write_text(ON_MODULE)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)])}
+    (tmp_path / "cupy.py").write_text("raise ImportError('no CUDA here')\n")  # stands for a missing GPU
+    proc = subprocess.run([sys.executable, "-m", "gradmagic", "trace", "--backend", "cupy", str(script)],
+                          capture_output=True, text=True, cwd=ROOT, env=env)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.startswith("python -m gradmagic trace --backend cupy: CuPy is installed but does not import")
 
 
 @pytest.mark.parametrize("word, flag", [("--check", "--check"), ("--max-rows=3", "--max-rows"),
