@@ -47,12 +47,19 @@ def xp_of(x):
 
 def _describe(v):
     t = type(v)
-    return f"a {t.__module__}.{t.__name__} ({xp_of(v).__name__})"
+    name = f"{t.__module__}.{t.__name__}"
+    return f"{'an' if name[0] in 'aeiou' else 'a'} {name} ({xp_of(v).__name__})"
 
 
-def common_xp(values):
+TENSORS_APART = ("both are Tensors' arrays, which an op does not move (the tape follows the "
+                 "Tensors): make them on one backend, each gm.constant or gm.Variable after the "
+                 "same gm.set_backend(...), or gm.Tensor of arrays of one module")
+
+
+def common_xp(values, advice=None):
     """The one array module of ``values`` (Python numbers go with any); raises a
-    ``BackendError`` naming both when arrays of two modules meet."""
+    ``BackendError`` naming both when arrays of two modules meet, with ``advice`` (or how
+    to move an array) after them."""
     xp = None
     first = None
     for v in values:
@@ -70,7 +77,7 @@ def common_xp(values):
                    f"{xp.__name__}.asarray(...) or {m.__name__}.asarray(...), whichever fits")
             raise BackendError(
                 f"cannot mix arrays of two backends in one op: {_describe(first)} and "
-                f"{_describe(v)}; move one of them first ({how})")
+                f"{_describe(v)}; {advice or f'move one of them first ({how})'}")
     return np if xp is None else xp
 
 
@@ -85,7 +92,7 @@ def settle(values, movable):
     try:
         return common_xp(values), values
     except BackendError:
-        xp = common_xp([v for v, m in zip(values, movable) if not m])  # the Tensors' module
+        xp = common_xp([v for v, m in zip(values, movable) if not m], TENSORS_APART)  # the Tensors' module
         if xp is np or not any(m and v is not None and type(v) not in SCALARS and xp_of(v) is np
                                for v, m in zip(values, movable)):
             raise

@@ -500,22 +500,28 @@ def _strict(values):
     return gm.Tensor(xs.asarray(values, dtype=xs.float64))
 
 
-@pytest.mark.parametrize("op, other", [
-    pytest.param(lambda: _strict([1.0, 2.0]) + gm.constant(np.array([3.0, 4.0])), "numpy.ndarray",
+TENSORS = "both are Tensors' arrays, which an op does not move"
+MOVE = "move one of them first (numpy.asarray(...) or array_api_strict.asarray(...), whichever fits)"
+
+
+@pytest.mark.parametrize("op, advice", [
+    pytest.param(lambda: _strict([1.0, 2.0]) + gm.constant(np.array([3.0, 4.0])), TENSORS,
                  id="strict Tensor + numpy Tensor"),
-    pytest.param(lambda: gm.constant(np.array([3.0, 4.0])) * _strict([1.0, 2.0]), "numpy.ndarray",
+    pytest.param(lambda: gm.constant(np.array([3.0, 4.0])) * _strict([1.0, 2.0]), TENSORS,
                  id="numpy Tensor * strict Tensor"),
-    pytest.param(lambda: np.concatenate([_strict([1.0]), gm.constant(np.array([2.0]))]),
-                 "numpy.ndarray", id="np.concatenate([strict, numpy])"),
+    pytest.param(lambda: np.concatenate([_strict([1.0]), gm.constant(np.array([2.0]))]), TENSORS,
+                 id="np.concatenate([strict, numpy])"),
     pytest.param(lambda: gm.constant(np.array([3.0, 4.0])) * xs.asarray([1.0, 2.0], dtype=xs.float64),
-                 "numpy.ndarray", id="numpy Tensor * strict array"),
+                 MOVE, id="numpy Tensor * strict array"),
 ])
-def test_mixing_numpy_and_strict_names_both(op, other):
+def test_mixing_numpy_and_strict_names_both(op, advice):
+    """Both arrays named; for two Tensors, how to make them on one backend (an op cannot
+    move a Tensor's array), for an array, how to move it."""
     with pytest.raises(BackendError) as info:
         op()
     message = str(info.value)
-    assert other in message and "array_api_strict._array_object.Array" in message
-    assert "cannot mix arrays of two backends" in message
+    assert "numpy.ndarray" in message and "an array_api_strict._array_object.Array" in message
+    assert "cannot mix arrays of two backends" in message and advice in message
 
 
 HOST_CONSTANTS = [  # (the op on a device Tensor x, the same on NumPy)

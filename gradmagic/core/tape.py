@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import warnings
 
-from .._backend import common_xp, kind, settle, xp_of
+from .._backend import TENSORS_APART, common_xp, kind, settle, xp_of
 from ..errors import (GradientTypeError, GradientValueError, TapeError, TapeReentryError,
                       WatchTypeError)
 from . import ops
@@ -278,7 +278,7 @@ class GradientTape:
                            "value) for this one" if not tuple(s.shape) else ""))
                 if not isinstance(s, Tensor):  # a host array goes where its target is
                     seeds[k] = settle((t.value, s), (False, True))[1][1]
-                common_xp((t.value, getattr(seeds[k], "value", seeds[k])))  # or BackendError
+                common_xp((t.value, getattr(seeds[k], "value", seeds[k])), TENSORS_APART)  # or BackendError
             seeds = [s if record and isinstance(s, Tensor) else getattr(s, "value", s) for s in seeds]
         grads = self._grads(targets, seeds, flat_sources, last=True)
         results = []
