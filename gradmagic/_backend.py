@@ -81,21 +81,24 @@ def common_xp(values, advice=None):
     return np if xp is None else xp
 
 
-def settle(values, movable):
-    """``(xp, values)`` for one op: the array module its values share, where a host value
-    that ``movable`` allows (an operand no tape follows: a NumPy array, a Python list) goes
-    to the other values' device first, one host-to-device copy, as TensorFlow converts a
-    constant operand onto its op's device; so NumPy code with ``np.eye(3)`` or
-    ``[1.0, 2.0]`` in it runs on CuPy Tensors unchanged. A NumPy scalar is left as it is
-    where the module takes one (CuPy does). Values that cannot move (Tensors, device
-    arrays) of two modules raise ``common_xp``'s ``BackendError``."""
+def settle(values, args):
+    """``(xp, values)`` for one op on ``args`` (``values``: their arrays): the array module
+    the values share, where an argument that is its own value (an operand no tape follows:
+    a NumPy array, a Python list; not a Tensor) and lives on the host goes to the other
+    values' device first, one host-to-device copy, as TensorFlow converts a constant
+    operand onto its op's device; so NumPy code with ``np.eye(3)`` or ``[1.0, 2.0]`` in it
+    runs on CuPy Tensors unchanged. A NumPy scalar is left as it is where the module takes
+    one (CuPy does). Tensors of two modules, or a device array meeting a host Tensor,
+    raise ``common_xp``'s ``BackendError``."""
     try:
         return common_xp(values), values
-    except BackendError:
-        xp = common_xp([v for v, m in zip(values, movable) if not m], TENSORS_APART)  # the Tensors' module
-        if xp is np or not any(m and v is not None and type(v) not in SCALARS and xp_of(v) is np
-                               for v, m in zip(values, movable)):
-            raise
+    except BackendError as e:
+        error = e
+    movable = [v is a for v, a in zip(values, args)]
+    xp = common_xp([v for v, m in zip(values, movable) if not m], TENSORS_APART)  # the Tensors' module
+    if xp is np or not any(m and v is not None and type(v) not in SCALARS and xp_of(v) is np
+                           for v, m in zip(values, movable)):
+        raise error
     keep_scalars = xp.__name__.partition(".")[0] == "cupy"
     return xp, tuple(
         v if not m or v is None or type(v) in SCALARS or xp_of(v) is not np
@@ -188,7 +191,8 @@ def set_backend(name: str) -> None:
     TensorFlow places constants on its default device. An array that is already on a
     device (a CuPy array) stays there under either backend: nothing is copied back to
     the host. A host constant meeting a GPU Tensor in an op goes to the GPU (``settle``);
-    Tensors of two modules meeting in one op are an error that says how to move one.
+    Tensors of two modules meeting in one op are an error that names both and says what
+    to do.
     ``gm.Tensor(array)`` wraps the array as it is. Raises ``BackendError``, saying
     why, when the backend is not usable here (``gm.backend_status(name)`` asks without
     raising).

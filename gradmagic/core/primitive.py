@@ -99,7 +99,7 @@ def apply(prim, *args, **params):
     if all(v is b for v, b in zip(vals, args)):
         return prim.impl(common_xp(args))(*args, **params)
     cls = result_class(args)
-    xp, vals = settle(vals, [not isinstance(b, Tensor) for b in args])
+    xp, vals = settle(vals, args)
     out = _new(cls)
     out.value = prim.impl(xp)(*vals, **params)
     if prim.vjps is not None:
@@ -154,9 +154,9 @@ def binary(prim, a, b, params=NO_PARAMS):
         elif xp is None and type(va) in SCALARS and xb is not None:
             xp = xb
         else:  # a host operand meeting a device Tensor goes to the device
-            xp, (va, vb) = settle((va, vb), (va is a, vb is b))
+            xp, (va, vb) = settle((va, vb), (a, b))
     elif xp is None:
-        xp, (va, vb) = settle((va, vb), (va is a, vb is b))
+        xp, (va, vb) = settle((va, vb), (a, b))
     f = prim.np if xp is np else prim.impl(xp)
     out = _new(cls)
     out.value = f(va, vb, **params) if params else f(va, vb)

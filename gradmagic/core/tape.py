@@ -277,7 +277,7 @@ class GradientTape:
                         + ("; a number weighs a scalar target only: give np.full(target.shape, "
                            "value) for this one" if not tuple(s.shape) else ""))
                 if not isinstance(s, Tensor):  # a host array goes where its target is
-                    seeds[k] = settle((t.value, s), (False, True))[1][1]
+                    seeds[k] = settle((t.value, s), (t, s))[1][1]
                 common_xp((t.value, getattr(seeds[k], "value", seeds[k])), TENSORS_APART)  # or BackendError
             seeds = [s if record and isinstance(s, Tensor) else getattr(s, "value", s) for s in seeds]
         grads = self._grads(targets, seeds, flat_sources, last=True)
