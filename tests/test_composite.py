@@ -265,6 +265,27 @@ def test_a_tf_function_made_of_ops_is_one_row(name, f, label):
     np.testing.assert_array_equal(g, run(False)[1])
 
 
+@pytest.mark.parametrize("name, f", [(n, f) for n, f, label in DIALECT if label is None],
+                         ids=[n for n, f, label in DIALECT if label is None])
+def test_an_elementwise_composite_shows_its_derivative_where_the_upstream_is_zero(name, f):
+    """Its ops' rules run again on an upstream of ones (downstream / upstream is 0 / 0
+    there): the local column is the derivative everywhere, no NaN."""
+    weights = np.array([[0.0, 1.0, 0.0], [2.0, 0.0, -1.0]])
+    x = tf.constant(X)
+    with gm.trace() as tr:
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            loss = tf.reduce_sum(f(x) * weights)
+        tape.gradient(loss, x)
+    (back,) = [r for r in tr.backward if r.node == name]
+    np.testing.assert_array_equal(back.upstream[0], weights)
+    with tf.GradientTape() as tape:  # elementwise: the derivative is the gradient of the sum
+        tape.watch(x)
+        total = tf.reduce_sum(f(x))
+    np.testing.assert_allclose(back.local[0], tape.gradient(total, x).numpy(), rtol=1e-12)
+    assert "nan" not in back.cells()["local"]
+
+
 def test_labels_follow_parameters_however_the_call_passes_them():
     logits = tf.Variable(X, name="logits")
     labels = np.ones_like(X)  # not a Tensor: no input of the row, and no label shifts onto logits

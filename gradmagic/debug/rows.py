@@ -8,6 +8,7 @@ A row is recorded as a plain list (cheap while code runs) and read through a
 import collections
 
 from .._backend import xp_of
+from ..core.backward import backward
 from ..core.context import paused
 from ..render._format import cells
 
@@ -175,3 +176,25 @@ def ratio_local(rec, otherwise=None):
             xp = xp_of(up)
             return (xp.where(up != 0, down[0] / xp.where(up != 0, up, 1), xp.nan),)
     return rec[NOTE] if otherwise is None else otherwise
+
+
+def replayed_local(rec, entries, x, otherwise):
+    """d(output)/d(x) of an elementwise function made of ops (one input ``x``, one output of
+    its shape): the rules of its ``entries`` (its ops, in the order they ran) run again on
+    an upstream of ones, since an elementwise Jacobian is diagonal. So an upstream of 0
+    does not hide it, where downstream / upstream would be 0 / 0. A custom function among
+    the ops is not run again (its grad_fn is user code): then, and where the ops do not
+    reach ``x``, downstream / upstream."""
+    outs = rec[OUTPUTS]
+    if len(outs) != 1 or any(entry[0].joint for entry in entries):
+        return ratio_local(rec, otherwise)
+    y = outs[0]
+    ans = y.value
+    with paused():
+        ones = xp_of(ans).ones(ans.shape, dtype=ans.dtype)
+        found = backward(list(entries), {id(x)} | {id(entry[3]) for entry in entries},
+                         {id(y): ones}, {id(x)}, False)
+    local = found.get(id(x))
+    if local is None or tuple(local.shape) != tuple(x.value.shape):
+        return ratio_local(rec, otherwise)
+    return (local,)

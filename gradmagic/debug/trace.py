@@ -35,7 +35,8 @@ from .body import Body, call_kind
 from .names import Naming
 from .pitfalls import Pitfall, detect, why_none
 from .rows import (CUSTOM_LOCAL, DOWNSTREAM, ELEMENTWISE, FORWARD_MODE, INPUTS, LEVEL, LOCAL, NOTE,
-                   OUTPUTS, UPSTREAM, Group, Rows, TraceRow, ratio_local, record_row, view)
+                   OUTPUTS, UPSTREAM, Group, Rows, TraceRow, ratio_local, record_row, replayed_local,
+                   view)
 from .snapshot import quietly
 
 
@@ -354,7 +355,7 @@ class Trace(Naming, Listener):
             owner = self._owner_of(out)
             if owner is not None:
                 self._pending.clear()  # folded with the step, into the function's row
-                self._fold(owner, args, out, g, downs, level)
+                self._fold(owner, entry, g, downs, level)
                 return
         if self._folding is not None:
             self._flush_fold()
@@ -391,8 +392,9 @@ class Trace(Naming, Listener):
         found = self._owner.get(id(value))
         return found[1] if found is not None and found[0]() is value else None
 
-    def _fold(self, group, args, out, g, downs, level):
+    def _fold(self, group, entry, g, downs, level):
         """Steps of a traced function's ops, folded into one row for the function."""
+        args, out = entry[1], entry[3]
         if self._folding is None or self._folding[0] is not group or self._folding[1][LEVEL] != level:
             self._flush_fold()
             op = group.composite
@@ -401,8 +403,9 @@ class Trace(Naming, Listener):
                               group.row[INPUTS] if group.row else group.inputs, group.names, outs,
                               upstream=[None] * len(outs) if len(outs) > 1 else (g,),
                               downstream=[None] * len(group.inputs), source=op)
-            self._folding = (group, rec, 0)
-        group_, rec, n = self._folding
+            self._folding = (group, rec, [])
+        group_, rec, steps = self._folding
+        steps.append(entry)  # the ops folded, last first
         outs = rec[OUTPUTS]
         if len(outs) > 1:  # several outputs (np.split's pieces): each its own upstream
             rec[UPSTREAM] = [g if o is out else u for o, u in zip(outs, rec[UPSTREAM])]
@@ -414,12 +417,12 @@ class Trace(Naming, Listener):
                 if inp is a:
                     with paused():
                         down[k] = d if down[k] is None else down[k] + d
-        self._folding = (group_, rec, n + 1)
 
     def _flush_fold(self):
         if self._folding is None:
             return
-        group, rec, n = self._folding
+        group, rec, steps = self._folding
+        n = len(steps)
         self._folding = None
         rec[DOWNSTREAM] = tuple(rec[DOWNSTREAM])
         rec[UPSTREAM] = tuple(rec[UPSTREAM])
@@ -430,7 +433,9 @@ class Trace(Naming, Listener):
         else:  # what its rules do, in words (a ratio says nothing of a permutation), or,
             # elementwise, the numbers they multiplied by where they can be told
             words = tuple(None if d is None else w for w, d in zip(group.labels, rec[DOWNSTREAM]))
-            rec[LOCAL] = functools.partial(ratio_local, rec, words) if op.elementwise else words
+            rec[LOCAL] = (functools.partial(replayed_local, rec, steps[::-1], group.inputs[0], words)
+                          if op.elementwise and len(group.inputs) == 1 else
+                          functools.partial(ratio_local, rec, words) if op.elementwise else words)
         self._backward.add(rec)
 
     # The engine reports a fan-in sum or an unbroadcast while it works on a step, before
