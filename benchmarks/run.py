@@ -56,6 +56,7 @@ RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results.md")
 SELECTORS = ("W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8", "trace", "memory", "render", "bounds")
 PEER_TITLES = {"autograd": "autograd", "torch": "PyTorch"}
 BOUNDS = ("by hand", "any tape")  # the contenders that only `bounds` times
+BOUND_WORDS = {"by hand": "by hand", "any tape": "the least tape"}  # in a target's cell
 
 
 # -- the machine --------------------------------------------------------------------------
@@ -224,8 +225,7 @@ def _bounds_against_peer(key, t):
     against = TARGETS[key][0]
     if against == "numpy" or against not in t:
         return ""
-    parts = [f"{'by hand' if name == 'by hand' else 'the least tape'} {t.ratio(name, against):.2f}x"
-             for name in BOUNDS if name in t]
+    parts = [f"{BOUND_WORDS[name]} {t.ratio(name, against):.2f}x" for name in BOUNDS if name in t]
     return f" ({'; '.join(parts)} {_title(against)})"
 
 

@@ -27,6 +27,11 @@ from gradmagic.torch.autograd.function import once_differentiable
 
 from _cases import module_or_skip
 
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+from benchmarks.workloads import foo_function  # noqa: E402
+
 TUTORIALS = Path(__file__).parent / "torch_tutorials"
 
 
@@ -562,18 +567,7 @@ def test_mul_constant_gets_no_gradient_for_the_constant():
     assert x.grad.tolist() == [5.0, 5.0]
 
 
-class Square(Function):
-    """The seed's foo as a PyTorch user writes it (benchmarks W5)."""
-
-    @staticmethod
-    def forward(ctx, x):
-        ctx.save_for_backward(x)
-        return x ** 2
-
-    @staticmethod
-    def backward(ctx, grad_output):
-        x, = ctx.saved_tensors
-        return grad_output * 2 * x
+Square = foo_function(torch)  # the seed's foo as a PyTorch user writes it (benchmarks' W5)
 
 
 def test_saved_tensors_after_an_in_place_op_on_another_tensor_are_compared_and_kept():

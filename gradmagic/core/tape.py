@@ -276,9 +276,10 @@ class GradientTape:
                         f"(the target's), got {tuple(s.shape)}"
                         + ("; a number weighs a scalar target only: give np.full(target.shape, "
                            "value) for this one" if not tuple(s.shape) else ""))
-                if not isinstance(s, Tensor):  # a host array goes where its target is
+                if isinstance(s, Tensor):  # the target's module, or BackendError
+                    common_xp((t.value, s.value), TENSORS_APART)
+                else:  # an array: a host one goes where its target is
                     seeds[k] = settle((t.value, s), (t, s))[1][1]
-                common_xp((t.value, getattr(seeds[k], "value", seeds[k])), TENSORS_APART)  # or BackendError
             seeds = [s if record and isinstance(s, Tensor) else getattr(s, "value", s) for s in seeds]
         grads = self._grads(targets, seeds, flat_sources, last=True)
         results = []
