@@ -286,6 +286,28 @@ def test_an_elementwise_composite_shows_its_derivative_where_the_upstream_is_zer
     assert "nan" not in back.cells()["local"]
 
 
+@pytest.mark.parametrize("name, f", [(n, f) for n, f, label in DIALECT if label is None],
+                         ids=[n for n, f, label in DIALECT if label is None])
+def test_an_elementwise_composite_shows_its_derivative_where_the_tangent_in_is_zero(name, f):
+    """The forward-mode row likewise: tangent out / tangent in is 0 / 0 where the tangent
+    in is 0, and the derivative is what its ops' rules give for ones."""
+    tangent = np.array([[0.0, 1.0, 0.0], [2.0, 0.0, -1.0]])
+    x = tf.constant(X)
+    with gm.trace() as tr:
+        with tf.autodiff.ForwardAccumulator(x, tf.constant(tangent)) as acc:
+            y = f(x)
+        jvp = acc.jvp(y)
+    (row,) = [r for r in tr.forward_mode if r.node == name]
+    np.testing.assert_array_equal(row.upstream[0], tangent)
+    with tf.GradientTape() as tape:  # elementwise: the derivative is the gradient of the sum
+        tape.watch(x)
+        total = tf.reduce_sum(f(x))
+    derivative = tape.gradient(total, x).numpy()
+    np.testing.assert_allclose(row.local[0], derivative, rtol=1e-12)
+    np.testing.assert_allclose(jvp.numpy(), derivative * tangent, rtol=1e-12)
+    assert "nan" not in row.cells()["local"]
+
+
 def test_labels_follow_parameters_however_the_call_passes_them():
     logits = tf.Variable(X, name="logits")
     labels = np.ones_like(X)  # not a Tensor: no input of the row, and no label shifts onto logits

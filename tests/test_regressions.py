@@ -146,6 +146,32 @@ def test_an_unrelated_first_order_gradient_is_labelled_first_order():
     assert [r.level for r in tr.gradients] == [1, 1, 2]
 
 
+def test_an_op_after_a_backward_pass_carries_its_order_to_the_next_pass():
+    """``gv = sum(g * v)`` is recorded outside any pass, yet computed from ``g``, a
+    first-order pass's result: the pass over it is a second-order one, and over that a
+    third (each output carries the highest order it was computed through)."""
+    x = gm.constant(np.float64(0.5))
+
+    @gm.custom_gradient
+    def double(t):
+        return t * 2.0, lambda up: up * 2.0
+
+    with gm.trace() as tr:
+        with gm.GradientTape() as third:
+            third.watch(x)
+            with gm.GradientTape() as outer:
+                outer.watch(x)
+                with gm.GradientTape() as inner:
+                    inner.watch(x)
+                    y = x * x * x
+                g = inner.gradient(y, x)  # 3 x^2, at order 1
+                gv = double(np.sum(g * 3.0))  # at order 0, from g, through a custom op
+            h = outer.gradient(gv, x)  # 36 x, at order 2
+        k = third.gradient(h, x)  # 36, at order 3
+    assert [r.level for r in tr.gradients] == [1, 2, 3]
+    assert float(h) == pytest.approx(18.0) and float(k) == pytest.approx(36.0)
+
+
 def test_trace_rows_show_a_variable_as_it_was_read():
     v = gm.Variable(1.0, name="w")
     with gm.trace() as tr:

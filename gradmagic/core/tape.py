@@ -67,7 +67,7 @@ class GradientTape:
         self._watched = {}  # id -> Tensor, in the order first watched
         self._used = False
         self._level = 0  # the highest backward-pass order whose ops this tape recorded
-        self._levels = {}  # id(output) -> that order, for ops recorded during a backward pass
+        self._levels = {}  # id(output) -> the highest order of the passes it was computed in
         self._order = 0  # the order of the last backward pass over this tape
 
     # -- recording --------------------------------------------------------------
@@ -97,7 +97,9 @@ class GradientTape:
             self._entries.append((prim, args, vals, out, params))
             ids.add(id(out))
             level = LEVEL.get()
-            if level:  # recorded during a backward pass of that order
+            if self._levels:  # an output depends on the orders its inputs depend on too
+                level = self._rise(level, args)
+            if level:  # recorded during a backward pass of that order, or computed from one
                 self._levels[id(out)] = level
                 self._level = max(self._level, level)
 
@@ -128,14 +130,28 @@ class GradientTape:
             else:
                 ids.update(map(id, outs))
             level = LEVEL.get()
+            if self._levels:
+                level = self._rise(level, inputs)
             if level:
-                self._levels[id(outs[0])] = level
+                self._levels.update((id(o), level) for o in outs)
                 self._level = max(self._level, level)
             return
         for y, o in zip(ys, outs):
             if id(y) in ids:
                 self._entries.append((ops.IDENTITY, (y,), (y.value,), o, {}))
                 ids.add(id(o))
+                if self._levels and id(y) in self._levels:
+                    self._levels[id(o)] = self._levels[id(y)]
+
+    def _rise(self, level, args):
+        """The highest of ``level`` and the orders that ``args`` depend on: so each output's
+        entry in ``_levels`` is the highest order among the ops it was computed through."""
+        levels = self._levels
+        for a in args:
+            lv = levels.get(id(a), 0)
+            if lv > level:
+                level = lv
+        return level
 
     def follows(self, tensor) -> bool:
         """Whether this tape follows ``tensor``: watched, or computed from what it watches."""
@@ -198,22 +214,12 @@ class GradientTape:
             self._ids = set()
             self._levels = {}
 
-    def _levels_below(self, start):
-        """The highest order among the recorded ops that the ids in ``start`` depend on."""
-        needed, highest = set(start), 0
-        for prim, args, vals, out, params in reversed(self._entries):
-            first = out[0] if type(out) is tuple else out
-            if not any(id(o) in needed for o in (out if type(out) is tuple else (out,))):
-                continue
-            highest = max(highest, self._levels.get(id(first), 0))
-            needed.update(id(a) for a in args if isinstance(a, Tensor))
-        return highest
-
-    def _grads(self, targets, seeds, sources, last=False):
+    def _grads(self, targets, seeds, sources, last=False, hooks=None):
         """{source id: gradient} for a backward pass seeded at ``targets``; the pass's
         order is left in ``self._order``. ``last``: the tape's last pass, unless it is
         persistent; when no listener needs the entries afterwards, each is freed once
-        walked (so the values it saved go as soon as they are used, as in PyTorch)."""
+        walked (so the values it saved go as soon as they are used, as in PyTorch).
+        ``hooks``: the listeners, where the caller has them."""
         want = {id(s) for s in sources}
         if len(targets) == 1:
             start = {id(targets[0]): seeds[0]}
@@ -222,9 +228,10 @@ class GradientTape:
             for t, s in zip(targets, seeds):
                 start[id(t)] = start[id(t)] + s if id(t) in start else s
         # one more than the highest order of the ops the targets depend on
-        order = self._order = 1 + (self._levels_below(start) if self._level else 0)
+        order = self._order = 1 + (max(self._levels.get(i, 0) for i in start) if self._level else 0)
         token = LEVEL.set(order)  # ops recorded during this pass belong to that order
-        hooks = listeners()
+        if hooks is None:
+            hooks = listeners()
         free = last and not self._persistent and not hooks
         try:
             return backward(self._entries, self._ids, start, want, recording(), hooks, free)
@@ -281,11 +288,11 @@ class GradientTape:
                 else:  # an array: a host one goes where its target is
                     seeds[k] = settle((t.value, s), (t, s))[1][1]
             seeds = [s if record and isinstance(s, Tensor) else getattr(s, "value", s) for s in seeds]
-        grads = self._grads(targets, seeds, flat_sources, last=True)
+        hooks = listeners()
+        grads = self._grads(targets, seeds, flat_sources, last=True, hooks=hooks)
         results = []
         for s in flat_sources:  # a loop, not a comprehension: warnings point at the caller
             results.append(_finish(grads.get(id(s)), s, how, "GradientTape.gradient"))
-        hooks = listeners()
         if hooks:
             seen = TapeView(self._entries, self._ids, self._watch_accessed)
             for h in hooks:
@@ -371,7 +378,7 @@ def _check_jacobian_size(fn, n_out, sources, batch=1):
 
 def _no_complex(sources, fn):
     for k, s in enumerate(sources):
-        if kind(s.dtype) == "c":
+        if kind(s.value.dtype) == "c":
             raise GradientTypeError(
                 f"{fn}(sources): source {k} has the complex dtype {s.dtype}; gradmagic "
                 "differentiates real floating values only: take the gradient with respect to "
@@ -391,7 +398,7 @@ def _as_tensor(x):
 
 
 def _finish(g, source, how, fn, shape=None):
-    if g is not None and g.dtype == source.dtype and kind(g.dtype) in "fc":  # the common case
+    if g is not None and g.dtype == source.value.dtype and kind(g.dtype) in "fc":  # the common case
         return g if isinstance(g, Tensor) else Tensor(g)
     if kind(source.dtype) not in "fc":
         warnings.warn(f"{fn}: The dtype of the watched tensor must be floating (e.g. float32), "

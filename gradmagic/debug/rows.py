@@ -147,7 +147,7 @@ class Group:
     """A user-level function call or scope, while it runs and while its backward is folded."""
 
     __slots__ = ("name", "inputs", "names", "row", "n_ops", "custom", "body", "composite", "labels",
-                 "tangents")
+                 "tangents", "steps")
 
     def __init__(self, name, inputs, names, row, custom, body=None, composite=None, labels=()):
         self.name, self.inputs, self.names, self.row, self.custom = name, inputs, names, row, custom
@@ -156,6 +156,7 @@ class Group:
         self.composite = composite  # an op made of ops (np.sort): its primitive.Composite
         self.labels = labels  # and the local derivative's label of each of its inputs
         self.tangents = None  # its values' tangents, {id: tangent}, while forward mode folds it
+        self.steps = []  # and the entries of the ops it folds, in the order they ran
 
 
 def elementwise_local(prim, vals, out, params, downs):

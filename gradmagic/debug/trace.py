@@ -277,7 +277,9 @@ class Trace(Naming, Listener):
                 downstream=tuple(tangents.get(id(v)) for v in outputs), local="", source=op,
                 context=" › ".join(g.name for g in self._stack))
             if op.elementwise and len(rec[UPSTREAM]) == 1 and rec[UPSTREAM][0] is not None:
-                rec[LOCAL] = functools.partial(ratio_local, rec, "")  # tangent out / tangent in
+                # its derivative, as a backward row's: tangent out / tangent in is 0 / 0 where
+                # the tangent in is 0 (an elementwise Jacobian is diagonal either way)
+                rec[LOCAL] = functools.partial(replayed_local, rec, group.steps, group.inputs[0], "")
             self._tangents.add(rec)
 
     def scope_enter(self, name, inputs, names):
@@ -315,6 +317,7 @@ class Trace(Naming, Listener):
         if composite is not None:  # folded: the composite's own row follows, from these tangents
             if composite.tangents is None:
                 composite.tangents = {}
+            composite.steps.append(step.entry)
             for v, t in zip(args + (out if type(out) is tuple else (out,)),
                             step.tangents_in + step.tangents_out):
                 if t is not None:
