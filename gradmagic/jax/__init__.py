@@ -17,10 +17,13 @@ out of scope, with an error that says so: ``pmap`` and sharding, complex numbers
 0.95257413
 """
 
+from .. import out_of_scope
 from . import lax, nn, numpy, random, tree_util
 from .array import Array, asarray, config
 from .custom import custom_jvp, custom_vjp
 from .transforms import grad, hessian, jacfwd, jacrev, jit, jvp, value_and_grad, vjp, vmap
+
+out_of_scope.install()  # `from gradmagic.<dialect> import <missing>` says what __getattr__ says
 
 
 def device_get(x):

@@ -21,6 +21,7 @@ tools), ``debugging``, ``autodiff`` and ``errors``.
 '0.8808'
 """
 
+from .. import out_of_scope
 from ..core.custom import custom_gradient
 from ..core.ops import stop_gradient
 from ..core.tape import GradientTape
@@ -39,6 +40,8 @@ from .tensors import (UnconnectedGradients, Variable, bool, cast, complex64, com
                       float32, float64, function, identity, int8, int16, int32, int64,
                       is_tensor, linspace, missing, newaxis, ones, ones_like, print, range,
                       rank, shape, size, uint8, zeros, zeros_like)
+
+out_of_scope.install()  # `from gradmagic.<dialect> import <missing>` says what __getattr__ says
 
 # the elementwise functions TensorFlow also has at the top (tf.exp, tf.sigmoid ...), the
 # reductions (tf.reduce_sum ...), and tf.log, as the oldest documents write it

@@ -21,12 +21,15 @@ import builtins
 
 import numpy as np
 
+from .. import out_of_scope
 from ..core import ops
 from ..core.tensor import Tensor as CoreTensor
 from . import autograd, nn
 from .graph import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .tensor import Tensor, make
 from .values import DEFAULT_FLOAT, DEFAULT_GENERATOR, Device, Generator, Size, generator_of
+
+out_of_scope.install()  # `from gradmagic.<dialect> import <missing>` says what __getattr__ says
 
 float16 = half = np.dtype("float16")
 float32 = float = np.dtype("float32")  # noqa: A001  (torch.float)
@@ -208,4 +211,4 @@ def __getattr__(name):
     raise AttributeError(_missing(f"torch.{name}"))
 
 
-__all__ = [k for k in list(globals()) if not k.startswith("_") and k not in ("np", "ops", "CoreTensor")]
+__all__ = [k for k in list(globals()) if not k.startswith("_") and k not in ("np", "ops", "CoreTensor", "out_of_scope")]
