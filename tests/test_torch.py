@@ -877,3 +877,75 @@ def test_the_row_of_a_function_shows_what_it_saved_for_backward():
     tr, _ = _traced(LegendrePolynomial3, check=False)
     row = next(r for r in tr.backward if r.node == "LegendrePolynomial3")
     assert row.note == "saved for backward: saved_tensors[0]=[1, -0.5]"
+
+
+# -- numpy() inside forward: PyTorch's "Extending torch.func with autograd.Function" ----------
+def _to_numpy(tensor):
+    return tensor.cpu().numpy()
+
+
+class NumpySort(Function):  # the guide's, verbatim but for its vmap staticmethod (torch.func)
+    @staticmethod
+    def forward(x, dim):
+        device = x.device
+        x = _to_numpy(x)
+        ind = np.argsort(x, axis=dim)
+        ind_inv = np.argsort(ind, axis=dim)
+        result = np.take_along_axis(x, ind, axis=dim)
+        return (
+            torch.tensor(result, device=device),
+            torch.tensor(ind, device=device),
+            torch.tensor(ind_inv, device=device),
+        )
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        x, dim = inputs
+        _, ind, ind_inv = output
+        ctx.mark_non_differentiable(ind, ind_inv)
+        ctx.save_for_backward(ind, ind_inv)
+        ctx.dim = dim
+
+    @staticmethod
+    def backward(ctx, grad_output, _0, _1):
+        ind, ind_inv = ctx.saved_tensors
+        return NumpyTake.apply(grad_output, ind_inv, ind, ctx.dim), None
+
+
+class NumpyTake(Function):
+    @staticmethod
+    def forward(x, ind, ind_inv, dim):
+        device = x.device
+        x = _to_numpy(x)
+        ind = _to_numpy(ind)
+        return torch.tensor(np.take_along_axis(x, ind, dim), device=device)
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        x, ind, ind_inv, dim = inputs
+        ctx.save_for_backward(ind, ind_inv)
+        ctx.dim = dim
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        ind, ind_inv = ctx.saved_tensors
+        result = NumpyTake.apply(grad_output, ind_inv, ind, ctx.dim)
+        return result, None, None, None
+
+
+def test_a_forward_that_goes_through_numpy_runs_as_in_pytorch():
+    """``forward`` runs with grad mode off, where PyTorch lets ``numpy()`` of a tensor that
+    requires grad through (its ``backward`` gives the gradient); with grad mode on it is
+    refused, in PyTorch's words. Values from PyTorch 2.13.0 (CPU) for the same code."""
+    x = torch.tensor([[0.5, -1.0, 2.0], [3.0, 0.0, -2.0]], requires_grad=True)
+    w = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    y, ind, ind_inv = NumpySort.apply(x, 1)
+    assert y.requires_grad and not ind.requires_grad
+    np.testing.assert_array_equal(ind.numpy(), [[1, 0, 2], [2, 1, 0]])
+    (y * w).sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), [[2.0, 1.0, 3.0], [6.0, 5.0, 4.0]])
+    with torch.no_grad():
+        assert np.asarray(x).sum() == x.numpy().sum() == 2.5
+    for to_array in (lambda t: t.numpy(), np.asarray):
+        with pytest.raises(RuntimeError, match=r"Can't call numpy\(\) on Tensor that requires grad"):
+            to_array(x)

@@ -21,9 +21,14 @@ from .. import out_of_scope
 from . import lax, nn, numpy, random, tree_util
 from .array import Array, asarray, config
 from .custom import custom_jvp, custom_vjp
+from .platforms import default_backend, device_count, devices, local_device_count, local_devices
 from .transforms import grad, hessian, jacfwd, jacrev, jit, jvp, value_and_grad, vjp, vmap
 
 out_of_scope.install()  # `from gradmagic.<dialect> import <missing>` says what __getattr__ says
+
+# the JAX whose behaviour this follows (its tests compare with it), marked as gradmagic's:
+# `print(jax.__version__)` and version checks in pasted code run
+__version__ = "0.10.2+gradmagic"
 
 
 def device_get(x):
@@ -44,4 +49,5 @@ def __getattr__(name):
 
 __all__ = ["grad", "value_and_grad", "vjp", "jvp", "jacfwd", "jacrev", "hessian", "vmap", "jit",
            "custom_vjp", "custom_jvp", "lax", "nn", "numpy", "random", "tree_util", "Array",
-           "asarray", "config", "device_get", "block_until_ready"]
+           "asarray", "config", "device_get", "block_until_ready", "devices", "device_count",
+           "default_backend", "local_devices", "local_device_count"]

@@ -26,7 +26,7 @@ from ..core.custom import custom_gradient
 from ..core.ops import stop_gradient
 from ..core.tape import GradientTape
 from ..core.tensor import Tensor
-from . import autodiff, debugging, errors, linalg, math, nn, random
+from . import autodiff, config, debugging, errors, linalg, math, nn, random
 from .arrays import (argsort, boolean_mask, broadcast_to, clip_by_global_norm, clip_by_norm,
                      clip_by_value, concat, expand_dims, gather, gather_nd, one_hot, pad, repeat,
                      reshape, reverse, roll, slice, sort, split, squeeze, stack, tile, transpose,
@@ -42,6 +42,10 @@ from .tensors import (UnconnectedGradients, Variable, bool, cast, complex64, com
                       rank, shape, size, uint8, zeros, zeros_like)
 
 out_of_scope.install()  # `from gradmagic.<dialect> import <missing>` says what __getattr__ says
+
+# the TensorFlow whose behaviour this follows (its tests compare with it), marked as gradmagic's:
+# `print(tf.__version__)` and version checks in pasted code run
+__version__ = "2.21.0+gradmagic"
 
 # the elementwise functions TensorFlow also has at the top (tf.exp, tf.sigmoid ...), the
 # reductions (tf.reduce_sum ...), and tf.log, as the oldest documents write it
@@ -66,7 +70,7 @@ __all__ = sorted({
     "reverse", "roll", "sort", "argsort", "matmul", "norm", "einsum", "tensordot", "argmax",
     "argmin", "cumsum", "add_n", "reduce_all", "reduce_any", "log", "cond", "while_loop",
     "map_fn", "vectorized_map", "recompute_grad", "grad_pass_through", "gradients",
-    "math", "linalg", "nn", "random", "debugging", "autodiff", "errors",
+    "math", "linalg", "nn", "random", "debugging", "autodiff", "errors", "config",
     *TOP_ELEMENTWISE, *TOP_REDUCTIONS})
 
 

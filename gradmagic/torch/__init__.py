@@ -27,9 +27,13 @@ from ..core.tensor import Tensor as CoreTensor
 from . import autograd, nn
 from .graph import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .tensor import Tensor, make
-from .values import DEFAULT_FLOAT, DEFAULT_GENERATOR, Device, Generator, Size, generator_of
+from .values import DEFAULT_GENERATOR, DEFAULTS, Device, Generator, Size, default_float, generator_of
 
 out_of_scope.install()  # `from gradmagic.<dialect> import <missing>` says what __getattr__ says
+
+# the PyTorch whose behaviour this follows (its tests compare with it), marked as gradmagic's,
+# as PyTorch marks its builds (2.13.0+cpu): `print(torch.__version__)` in pasted code runs
+__version__ = "2.13.0+gradmagic"
 
 float16 = half = np.dtype("float16")
 float32 = float = np.dtype("float32")  # noqa: A001  (torch.float)
@@ -49,7 +53,44 @@ def manual_seed(seed):
 
 
 def get_default_dtype():
-    return DEFAULT_FLOAT
+    return default_float()
+
+
+def set_default_dtype(d):
+    """``torch.set_default_dtype``: the dtype of Python floats and of factories called without
+    ``dtype=`` from now on, for the whole process, as PyTorch's."""
+    try:
+        d = np.dtype(d)
+    except TypeError:
+        d = None
+    if d is None or d.kind != "f":
+        raise TypeError("only floating-point types are supported as the default type")
+    DEFAULTS["float"] = d
+
+
+class _NoDevices:
+    """``torch.cuda`` and ``torch.accelerator`` as a CPU-only PyTorch answers them, so the
+    ``device = "cuda" if torch.cuda.is_available() else "cpu"`` of most scripts picks the CPU
+    (a GPU is ``gm.set_backend("cupy")``'s, with ``device="cpu"`` kept)."""
+
+    def __init__(self, name):
+        self.name = name
+
+    @staticmethod
+    def is_available():
+        return False
+
+    @staticmethod
+    def device_count():
+        return 0
+
+    def __getattr__(self, name):
+        if self.name == "accelerator" and name == "current_accelerator":
+            return lambda check_available=False: None
+        raise AttributeError(_missing(f"torch.{self.name}.{name}"))
+
+
+cuda, accelerator = _NoDevices("cuda"), _NoDevices("accelerator")
 
 
 def is_tensor(obj):
@@ -84,7 +125,7 @@ def _filled(fn):
                generator=None, pin_memory=False, memory_format=None):
         shape = tuple(size[0]) if len(size) == 1 and isinstance(size[0], (tuple, list)) else size
         value = fill(tuple(builtins.int(s) for s in shape), generator_of(generator))
-        return make(value, dtype or DEFAULT_FLOAT, requires_grad, device, f"torch.{fn}")
+        return make(value, dtype or default_float(), requires_grad, device, f"torch.{fn}")
     create.__name__ = create.__qualname__ = fn
     create.__doc__ = f"``torch.{fn}(*size, dtype=None, device=None, requires_grad=False)``."
     return create
@@ -107,7 +148,7 @@ globals().update({f"{name}_like": _like(name) for name in FILLS})
 
 def full(size, fill_value, dtype=None, device=None, requires_grad=False, **kwargs):
     if dtype is None:
-        dtype = DEFAULT_FLOAT if isinstance(fill_value, (np.floating, type(0.0))) else None
+        dtype = default_float() if isinstance(fill_value, (np.floating, type(0.0))) else None
     return make(np.full(tuple(size), fill_value), dtype, requires_grad, device, "torch.full")
 
 
@@ -118,12 +159,12 @@ def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False
 
 
 def linspace(start, end, steps, dtype=None, device=None, requires_grad=False, **kwargs):
-    return make(np.linspace(start, end, steps), dtype or DEFAULT_FLOAT, requires_grad, device,
+    return make(np.linspace(start, end, steps), dtype or default_float(), requires_grad, device,
                 "torch.linspace")
 
 
 def eye(n, m=None, dtype=None, device=None, requires_grad=False, **kwargs):
-    return make(np.eye(n, m), dtype or DEFAULT_FLOAT, requires_grad, device, "torch.eye")
+    return make(np.eye(n, m), dtype or default_float(), requires_grad, device, "torch.eye")
 
 
 def full_like(input, fill_value, dtype=None, device=None, requires_grad=False, **kwargs):
@@ -211,4 +252,4 @@ def __getattr__(name):
     raise AttributeError(_missing(f"torch.{name}"))
 
 
-__all__ = [k for k in list(globals()) if not k.startswith("_") and k not in ("np", "ops", "CoreTensor", "out_of_scope")]
+__all__ = [k for k in list(globals()) if not k.startswith("_") and k not in ("np", "ops", "CoreTensor", "out_of_scope", "DEFAULTS", "default_float")]

@@ -18,7 +18,7 @@ from ..core.tensor import to_array
 from .._backend import default_xp
 from .graph import GRAD, as_tensor_of, backward, no_grad
 from .graph import Tensor as GraphTensor
-from .values import (DEFAULT_FLOAT, DEFAULT_INT, Device, Size, SizeMethod, check_device,
+from .values import (DEFAULT_INT, Device, Size, SizeMethod, check_device, default_float,
                      format_tensor, generator_of)
 
 values_indices = {n: collections.namedtuple(n, ["values", "indices"])
@@ -105,18 +105,22 @@ class Tensor(GraphTensor):
         return self.numpy(force=True).item()
 
     def numpy(self, force=False):
-        if self.requires_grad and not force:
+        self._no_graph_lost(force)
+        return super().numpy()
+
+    def _no_graph_lost(self, force=False):
+        """PyTorch's check before a tensor becomes a NumPy array: refused while grad mode is on
+        and it requires grad (its graph would be lost), allowed under ``no_grad``, as in a
+        ``Function``'s ``forward``, whose ``backward`` gives the gradient."""
+        if self.requires_grad and not force and GRAD.get():
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
                                "tensor.detach().numpy() instead.")
-        return super().numpy()
 
     def tolist(self):
         return np.asarray(self.numpy(force=True)).tolist()
 
     def __array__(self, dtype=None, copy=None):
-        if self.requires_grad:
-            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
-                               "tensor.detach().numpy() instead.")
+        self._no_graph_lost()
         return super().__array__(dtype, copy)
 
     def __repr__(self):
@@ -508,11 +512,12 @@ Tensor.result_class = Tensor
 
 
 def make(value, dtype=None, requires_grad=False, device=None, fn="torch.tensor", copy=True):
-    """A leaf tensor of ``value``: Python floats become float32, ints int64 (as PyTorch)."""
+    """A leaf tensor of ``value``: Python floats become the default
+    dtype (float32 unless set), ints int64 (as PyTorch)."""
     if type(value) is float and device is None and default_xp() is np and (
             dtype is None or isinstance(dtype, np.dtype) and dtype.kind == "f"):
         t = Tensor.__new__(Tensor)  # the commonest, a Python float: to_array's answer directly
-        t.value = np.array(value, DEFAULT_FLOAT if dtype is None else dtype)
+        t.value = np.array(value, default_float() if dtype is None else dtype)
         t.leaf_requires_grad = bool(requires_grad)
         return t
     check_device(device, fn)
@@ -520,7 +525,7 @@ def make(value, dtype=None, requires_grad=False, device=None, fn="torch.tensor",
         value = value.value
     if dtype is None and not hasattr(value, "dtype"):
         host = np.asarray(value)
-        dtype = {"f": DEFAULT_FLOAT, "i": DEFAULT_INT, "u": DEFAULT_INT}.get(host.dtype.kind, host.dtype)
+        dtype = {"f": default_float(), "i": DEFAULT_INT, "u": DEFAULT_INT}.get(host.dtype.kind, host.dtype)
     t = Tensor.__new__(Tensor)
     t.value = to_array(value, dtype, fn, "data", copy=copy)
     if t.value.dtype.kind == "c":

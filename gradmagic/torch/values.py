@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import numpy as np
 
-DEFAULT_INT, DEFAULT_FLOAT = np.dtype("int64"), np.dtype("float32")
+DEFAULT_INT = np.dtype("int64")
+DEFAULTS = {"float": np.dtype("float32")}  # torch.set_default_dtype's: process-wide, as PyTorch's
+
+
+def default_float():
+    """The dtype Python floats and factories without ``dtype=`` give (float32 unless
+    ``torch.set_default_dtype`` changed it)."""
+    return DEFAULTS["float"]
 
 
 class Size(tuple):
@@ -106,7 +113,7 @@ def format_tensor(t):
     body = np.array2string(a, separator=", ", prefix="tensor(", threshold=1000, formatter={
         "all": lambda v: fmt(v).rjust(width)})
     extra = []
-    if a.dtype not in (DEFAULT_FLOAT, DEFAULT_INT, np.dtype(bool)):
+    if a.dtype not in (default_float(), DEFAULT_INT, np.dtype(bool)):
         extra.append(f"dtype=torch.{a.dtype}")
     if t.grad_fn is not None:
         extra.append(f"grad_fn={t.grad_fn!r}")
