@@ -393,6 +393,55 @@ def test_text_notes_wrap_to_the_width_between_words(width):
     assert " ".join(" ".join(note).split()) == "! nan-origin: " + " ".join(pitfall.message.split())
 
 
+def _wide_trace():
+    """A trace whose natural table is wider than most terminals: a function of a matrix, a
+    vector and a scalar, named at length."""
+    @gm.custom_gradient
+    def affine_with_a_long_name(weights, bias, scale):
+        def grad_fn(upstream):
+            return upstream * scale, upstream.sum(axis=0) * scale, np.sum(upstream * (weights + bias))
+        return (weights + bias) * scale, grad_fn
+
+    w, b, c = gm.constant(np.linspace(-2.0, 3.0, 12).reshape(4, 3)), gm.constant(np.array([0.5, -1.0, 2.0])), \
+        gm.constant(np.float64(1.5))
+    with gm.trace() as tr:
+        with gm.GradientTape() as tape:
+            tape.watch([w, b, c])
+            loss = np.sum(affine_with_a_long_name(w, b, c))
+        tape.gradient(loss, [w, b, c])
+    return tr
+
+
+@pytest.mark.parametrize("width", [76, 80, 100])
+def test_text_tables_fit_the_width(width):
+    """Cells are cut further (with "...") until each line fits, the widest first; a node's
+    name stays whole up to 24 characters, and a header is never cut."""
+    tr = _wide_trace()
+    wide = tr.to_text(1000).splitlines()
+    assert max(len(line) for line in wide) > 100  # the natural table: wider than all three
+    lines = tr.to_text(width).splitlines()
+    assert max(len(line) for line in lines) <= width
+    assert "  #  node                     x" in "\n".join(lines)  # headers whole
+    rows = [line for line in lines if line.startswith("  1  ")]
+    assert rows and all("affine_with_a_long_name" in row for row in rows[:1])
+    assert any(line.rstrip().endswith("...") for line in lines)
+    assert len(lines) == len(wide)  # cut, not wrapped
+
+
+def test_a_table_narrower_than_its_cells_floors_keeps_them():
+    """Below what every column's floor needs (a node's name, 10 characters a cell), lines
+    are longer than the width rather than cells that say nothing."""
+    lines = _wide_trace().to_text(40).splitlines()
+    row = next(line for line in lines if line.startswith("  2  affine_with_a_long_name  "))
+    cells = row.split()
+    assert cells[2] == "weights..." and len(row) > 40  # the node whole, a cell of 10
+
+
+def test_text_tables_that_fit_are_left_whole():
+    tr = seed_trace()[0]
+    assert tr.to_text(300) == tr.to_text(1000) and "..." not in tr.to_text(300)
+
+
 def test_text_width_is_the_terminals_or_fixed_where_output_is_captured():
     tr = softplus_nan_trace()
     assert str(tr) == tr.to_text(100)  # pytest captures stdout: as in a notebook's kernel

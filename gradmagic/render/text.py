@@ -12,6 +12,8 @@ import textwrap
 from ._format import by_level, fold_text, folded_after, forward_mode_heading, gradient_line, order_name
 
 WIDTH = 48  # longest cell before it is cut with "..."
+NARROWEST_CELL = 10  # the shortest a cell is cut to, to fit a table to the line width
+NODE_CELL = 24  # and a node's name, where it is as long
 FIXED_WIDTH = 100  # lines of text that go to no terminal: a notebook, a file, a pipe
 NARROWEST = 40  # a narrower terminal still gets lines this long
 NOTE_INDENT = " " * 7  # notes stand under the node column
@@ -47,8 +49,31 @@ def _cut(text):
     return text if len(text) <= WIDTH else text[: WIDTH - 3] + "..."
 
 
-def _table(header, rows, notes):
-    """Columns padded to their widest cell; ``notes[i]`` lines go under row ``i``."""
+def _fit(header, rows, width):
+    """``rows`` with the widest cells cut further, where the table would be wider than
+    ``width``: one longest cell for every column (but ``#``), the largest that fits, and
+    never shorter than the column's header or ``NARROWEST_CELL``, nor a node's name than
+    ``NODE_CELL`` (a very narrow terminal gets lines longer than it rather than cells that
+    say nothing)."""
+    widths = [max(len(c) for c in col) for col in zip(header, *rows)]
+    room = width - 2 * len(widths) - widths[0]  # the columns after "#", their gaps taken
+    if sum(widths[1:]) <= room:
+        return rows
+    floors = [max(len(h), NARROWEST_CELL) for h in header[1:]]
+    floors[0] = max(floors[0], min(widths[1], NODE_CELL))  # the node: what the row is
+    cap = 0  # the longest any cell may be, over its column's floor
+    while cap < max(widths[1:]) and sum(min(w, max(cap + 1, f)) for w, f in zip(widths[1:], floors)) <= room:
+        cap += 1
+    limits = [None] + [max(cap, f) for f in floors]
+    return [[c if n is None or len(c) <= n else c[: n - 3] + "..." for c, n in zip(row, limits)]
+            for row in rows]
+
+
+def _table(header, rows, notes, width=None):
+    """Columns padded to their widest cell, fitted to ``width`` where given (``_fit``);
+    ``notes[i]`` lines go under row ``i``."""
+    if rows and width is not None:
+        rows = _fit(header, rows, width)
     widths = [max(len(c) for c in col) for col in zip(header, *rows)] if rows else [len(h) for h in header]
     fmt = "  " + "  ".join(f"{{:<{w}}}" for w in widths)
     lines = [fmt.format(*header).rstrip()]
@@ -70,7 +95,7 @@ def _notes(row, width):
 
 
 def _sections(rows, folded, make, header, width):
-    """Rows split by level, with a line where rows were folded."""
+    """Rows split by level, with a line where rows were folded; fitted to ``width``."""
     out = []
     for level, group in by_level(rows):
         body, notes = [], []
@@ -80,12 +105,13 @@ def _sections(rows, folded, make, header, width):
             n = folded_after(rows, k) if folded else 0
             if n:
                 notes[-1] = notes[-1] + [fold_text(n)]
-        out.append((level, _table(header, body, notes)))
+        out.append((level, _table(header, body, notes, width)))
     return out
 
 
 def render_text(trace, width=None):
-    """The trace as text; notes wrapped to ``width`` columns (None: ``line_width()``)."""
+    """The trace as text; notes wrapped to ``width`` columns (None: ``line_width()``) and
+    tables fitted to them (``_fit``)."""
     width = line_width() if width is None else width
     p = trace.precision
     fwd, bwd, grads = trace.forward, trace.backward, trace.gradients
