@@ -24,6 +24,8 @@ class Value:
     __array_priority__ = 1000
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        if len(inputs) == 2:  # a NumPy number times a Value: W5's grad_fn, in the backward pass
+            return _times_number(inputs[1], inputs[0]) if inputs[1] is self else _times_number(self, inputs[1])
         x = self.value
         out = _new(Value)
         out.value = ufunc(x)
@@ -34,6 +36,14 @@ class Value:
         out = _new(Value)
         out.value = self.value * c
         TAPE.append((MUL_BY_NUMBER, (self, c), (self.value, c), out))
+        return out
+
+    __rmul__ = __mul__
+
+    def __pow__(self, p):  # by a number, as W5's foo squares
+        out = _new(Value)
+        out.value = self.value ** p
+        TAPE.append((POW_BY_NUMBER, (self, p), (self.value, p), out))
         return out
 
     def __add__(self, other):
@@ -47,6 +57,7 @@ TAPE = []  # (rules, arguments, their arrays, output): one entry per op
 UNARY = {np.tanh: (lambda g, ans, x: g * (1 - ans * ans),),
          np.exp: (lambda g, ans, x: g * ans,)}
 MUL_BY_NUMBER = (lambda g, ans, a, c: g * c, None)
+POW_BY_NUMBER = (lambda g, ans, a, p: g * p * a ** (p - 1), None)
 ADD = (lambda g, ans, a, b: g, lambda g, ans, a, b: g)
 
 
@@ -79,3 +90,37 @@ def w2_any_tape(x0, chain, c):
     for _ in range(chain // 4):
         y = np.exp(np.tanh(y) * c) + x
     return y.value.sum(), gradient(y, x)
+
+
+# -- W5: the seed's foo(foo(foo(x))) with its custom gradient ---------------------------------
+def _times_number(v, c):
+    return Value.__mul__(v, c)
+
+
+def custom_gradient(f):
+    """The least ``custom_gradient``: the body runs (its ops recorded, as TensorFlow records
+    them), its output becomes a new value recorded as one op whose rule is ``grad_fn``; no
+    check of what ``grad_fn`` returns, no Variables, no nesting."""
+    def call(x):
+        y, grad_fn = f(x)
+        out = _new(Value)
+        out.value = y.value
+        TAPE.append(((lambda g, ans, xv: grad_fn(g).value,), (x,), (x.value,), out))
+        return out
+    return call
+
+
+@custom_gradient
+def foo(x):  # the seed's own code
+    def grad_fn(upstream):
+        return upstream * 2 * x
+    return x ** 2, grad_fn
+
+
+def w5_any_tape(x0):
+    """W5 on the least tape: foo(foo(foo(x))) at a float32 x0, its value and gradient."""
+    TAPE.clear()
+    x = _new(Value)
+    x.value = np.array(x0, np.float32)
+    y = foo(foo(foo(x)))
+    return y.value, gradient(y, x)

@@ -263,7 +263,11 @@ BOUND_LEGEND = [
     "not a temporary NumPy may overwrite).",
     "W5 by hand: the seed's own code with no custom_gradient in between: the three bodies on a "
     "recording tape and the three grad_fns chained by hand, on Tensors. The target minus this "
-    "is what the three custom calls and the gradient's bookkeeping may cost.",
+    "is what the three custom calls and the gradient's bookkeeping may cost. The least a tape "
+    "does: the seed's code as written on benchmarks/least_tape.py's tape, with the least "
+    "custom_gradient (the body recorded, its output one op whose rule is grad_fn, nothing "
+    "checked); the gap between it and gradmagic is what gradmagic's custom calls and engine "
+    "(checks of what grad_fn returns, Variables, nesting, listeners, dialects) cost.",
     "W6 by hand: the array operations of gradmagic's two passes, in their order (its backward "
     "primitives: tanh_backward, power_backward and sum_backward, each one op; the seed's ones "
     "never multiplied). The least a tape does: the same rules scheduled by hand, each square "

@@ -534,7 +534,7 @@ def workloads():
                  rtol=1e-10, atol=1e-12),
         Workload("W5", "W5 foo(foo(foo(x))), per call",
                  w5_args, _contenders(numpy=w5_numpy, gradmagic=w5_gradmagic, autograd=w5_autograd,
-                                      torch=w5_torch, by_hand=w5_by_hand,
+                                      torch=w5_torch, by_hand=w5_by_hand, any_tape=least_tape.w5_any_tape,
                                       gradmagic_torch=w5_gradmagic_torch),
                  unit="µs", scale=1e6, rtol=0.0, rounds=5, inner=20),
         Workload("W6", "W6 Hessian-vector product",
