@@ -949,3 +949,28 @@ def test_a_forward_that_goes_through_numpy_runs_as_in_pytorch():
     for to_array in (lambda t: t.numpy(), np.asarray):
         with pytest.raises(RuntimeError, match=r"Can't call numpy\(\) on Tensor that requires grad"):
             to_array(x)
+
+
+def test_gradcheck_inside_a_trace_shows_one_forward_and_one_backward_pass():
+    """What a trace shows of ``gradcheck``: the Function's call and one backward pass (the
+    first output element's); the other passes and the finite differences' probes are the
+    check's own (before, a 4 x 3 input and output gave 25 forward and 12 backward rows)."""
+    x = torch.randn(4, 3, dtype=torch.double, requires_grad=True)
+    with gm.trace() as tr:
+        assert gradcheck(MulConstantFn.apply, (x, 2.0))
+    assert [r.node for r in tr.forward] == ["MulConstantFn"]
+    assert [r.node for r in tr.backward] == ["MulConstantFn"]
+
+
+class MulConstantFn(Function):
+    @staticmethod
+    def forward(tensor, constant):
+        return tensor * constant
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        ctx.constant = inputs[1]
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return grad_output * ctx.constant, None

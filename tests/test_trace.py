@@ -599,3 +599,15 @@ def test_variables_without_a_name_of_their_own_read_as_the_users_names_for_them(
         tape.gradient(y, [x, w, named])
     assert tr.forward[0].cells()["x"] == "x=[3, 1, 2], w=[1, 2, 3]"  # not "Variable" twice
     assert tr.forward[2].cells()["x"].endswith("scale=2")
+
+
+# -- checks inside a trace --------------------------------------------------------------------
+def test_check_grad_inside_a_trace_shows_the_user_s_pass_not_its_probes():
+    """The engine's pass over ``f`` is shown; the finite differences' probes (two calls per
+    element, a step apart, which print as the same call) are the check's own."""
+    x = gm.constant(np.array([1.0, 2.0]))
+    with gm.trace() as tr:
+        assert gm.check_grad(foo, x)
+        assert gm.check_grad(foo, x, order=2)
+    assert [r.node for r in tr.forward].count("foo") == 2  # one per check, none per probe
+    assert len(tr.backward) == 2 + 2 + 4  # order 1: sum, foo; order 2: its two nested passes
