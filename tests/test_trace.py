@@ -611,3 +611,59 @@ def test_check_grad_inside_a_trace_shows_the_user_s_pass_not_its_probes():
         assert gm.check_grad(foo, x, order=2)
     assert [r.node for r in tr.forward].count("foo") == 2  # one per check, none per probe
     assert len(tr.backward) == 2 + 2 + 4  # order 1: sum, foo; order 2: its two nested passes
+
+
+# -- a local derivative no one can tell: downstream / upstream where the upstream is 0 --------
+@gm.custom_gradient
+def _triple(x):
+    return x * 3.0, lambda upstream: upstream * 3.0
+
+
+def test_a_custom_function_s_local_is_unknown_where_its_upstream_is_zero_not_nan():
+    """A custom function's local is downstream / upstream (its grad_fn is not run again);
+    where a relu-like step upstream cut the gradient to 0 that is 0 / 0: masked and shown
+    as "?", where it was NaN, in red, in a trace whose job is to find NaNs."""
+    x = gm.constant(np.array([1.0, 2.0, 3.0, 4.0]))
+    with gm.trace() as tr:
+        with gm.GradientTape() as tape:
+            tape.watch(x)
+            loss = np.sum(np.maximum(_triple(x) - 7.0, 0.0))  # 3x > 7 for x = 3 and 4 only
+        tape.gradient(loss, x)
+    (row,) = [r for r in tr.backward if r.node == "_triple"]
+    local = row.local[0]
+    assert isinstance(local, np.ma.MaskedArray)
+    np.testing.assert_array_equal(local.mask, [True, True, False, False])
+    np.testing.assert_array_equal(local.compressed(), [3.0, 3.0])
+    assert row.cells()["local"] == "[?, ?, 3, 3]" and "nan" not in tr.to_text(200)
+    html = tr._repr_html_()
+    assert "[?, ?, 3, 3]" in html and html.count(" bad") == 0
+
+
+def test_a_nan_a_custom_function_makes_is_still_a_nan():
+    @gm.custom_gradient
+    def broken(x):
+        return x * 1.0, lambda upstream: upstream * np.log(x - 2.0)  # NaN for x < 2
+    x = gm.constant(np.array([1.0, 3.0]))
+    with gm.trace() as tr:
+        with gm.GradientTape() as tape:
+            tape.watch(x)
+            loss = np.sum(broken(x))
+        with np.errstate(invalid="ignore"):
+            tape.gradient(loss, x)
+    (row,) = [r for r in tr.backward if r.node == "broken"]
+    assert row.cells()["local"] == "[nan, 0]" and not isinstance(row.local[0], np.ma.MaskedArray)
+
+
+def test_a_large_local_with_unknown_elements_says_how_many():
+    from gradmagic.render._format import summary
+    local = np.ma.masked_array(np.linspace(1.0, 2.0, 20), mask=np.arange(20) % 5 == 0)
+    assert summary(local, brief=True) == "(20) f64 ∈ [1.053, 2] ?:4"
+    assert summary(np.ma.masked_array(np.array(2.0), mask=True)) == "?"
+
+
+def test_a_forward_mode_row_of_a_custom_function_is_unknown_where_the_tangent_in_is_zero():
+    x = gm.constant(np.array([1.0, 2.0]))
+    with gm.trace() as tr:
+        gm.jvp(_triple, (x,), (gm.constant(np.array([0.0, 1.0])),))
+    (row,) = [r for r in tr.forward_mode if r.node == "_triple"]
+    assert row.cells()["local"] == "[?, 3]"

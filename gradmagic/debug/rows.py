@@ -7,9 +7,12 @@ A row is recorded as a plain list (cheap while code runs) and read through a
 
 import collections
 
-from .._backend import xp_of
+import numpy as np
+
+from .._backend import to_host, xp_of
 from ..core.backward import backward
 from ..core.context import paused
+from ..core.tensor import raw
 from ..render._format import cells
 
 # A row is recorded as a plain list (cheap while code runs) and read through a TraceRow.
@@ -170,12 +173,19 @@ def elementwise_local(prim, vals, out, params, downs):
 
 def ratio_local(rec, otherwise=None):
     """downstream / upstream, for a function with one input and one output of one shape:
-    what its rule multiplied the upstream by, found without running user code again."""
+    what its rule multiplied the upstream by, found without running user code again. Where
+    the upstream is 0 that is unknown (0 / 0, not a NaN the function made): those elements
+    are masked, in a NumPy masked array on the host, which renders them as "?"."""
     up, down = rec[UPSTREAM][0], rec[DOWNSTREAM]
     if len(down) == 1 and down[0] is not None and tuple(down[0].shape) == tuple(up.shape):
         with paused():
-            xp = xp_of(up)
-            return (xp.where(up != 0, down[0] / xp.where(up != 0, up, 1), xp.nan),)
+            u, d = raw(up), raw(down[0])
+            xp = xp_of(u)
+            zero = u == 0
+            ratio = d / xp.where(zero, xp.ones_like(u), u)
+            if not bool(to_host(xp.any(zero))):
+                return (ratio,)
+            return (np.ma.masked_array(to_host(ratio), mask=to_host(zero)),)
     return rec[NOTE] if otherwise is None else otherwise
 
 

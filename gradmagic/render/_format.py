@@ -63,6 +63,8 @@ def summary(value, precision=4, brief=False):
         value = value.value
     if not hasattr(value, "shape"):
         return number(value, precision) if isinstance(value, (int, float)) else str(value)
+    if isinstance(value, np.ma.MaskedArray):  # a local derivative unknown in places: "?" there
+        return _masked(value, precision, brief)
     k = kind(value.dtype)  # NumPy's letter, also for array-API dtypes
     if k == "b":
         host = np.asarray(to_host(value))
@@ -100,8 +102,26 @@ def summary(value, precision=4, brief=False):
 def _nested(items, precision):
     if isinstance(items, list):
         return "[" + ", ".join(_nested(i, precision) for i in items) + "]"
+    if items is None:  # a masked element
+        return UNKNOWN
     return number(items, precision) if isinstance(items, (int, float)) and not isinstance(
         items, bool) else str(items)
+
+
+UNKNOWN = "?"  # an element of a masked array: a local derivative no one can tell (0 / 0)
+
+
+def _masked(value, precision, brief):
+    """A host masked array: a small one with ``UNKNOWN`` for each masked element, a larger
+    one as ``summary`` gives its known elements, with its own shape and the unknown count."""
+    unknown = int(np.ma.count_masked(value))
+    if not unknown:
+        return summary(value.data, precision, brief)
+    if value.size <= SHOWN:
+        return _nested(value.tolist(), precision) if value.ndim else UNKNOWN
+    known = summary(value.compressed(), precision, True)  # "(n) f64 ∈ [lo, hi] ..."
+    shape = "(" + ",".join(str(n) for n in value.shape) + ")"
+    return shape + known[known.index(")") + 1:] + f" {UNKNOWN}:{unknown}"
 
 
 def bad_count(value):
