@@ -974,3 +974,44 @@ class MulConstantFn(Function):
     @staticmethod
     def backward(ctx, grad_output):
         return grad_output * ctx.constant, None
+
+
+# -- anomaly mode: PyTorch 2.13.0's messages for the same code ---------------------------------
+def test_detect_anomaly_raises_at_the_step_that_returns_nan_as_pytorch():
+    x = torch.tensor([0.0, 1.0], requires_grad=True)
+    with pytest.warns(UserWarning, match="Anomaly Detection has been enabled"), np.errstate(all="ignore"):
+        with torch.autograd.detect_anomaly():
+            y = (torch.sqrt(x) * torch.tensor([0.0, 1.0])).sum()  # 0 * inf in sqrt's rule
+            with pytest.raises(RuntimeError, match=r"^Function 'SqrtBackward0' returned nan values "
+                                                   r"in its 0th output\. \(Under gm\.trace\(\)"):
+                y.backward()
+    assert not torch.is_anomaly_enabled()
+    y = (torch.sqrt(torch.tensor([0.0, 1.0], requires_grad=True)) * torch.tensor([0.0, 1.0])).sum()
+    y.backward()  # anomaly mode off: the NaN gradient, no error, as in PyTorch
+
+
+def test_set_detect_anomaly_is_a_switch_and_a_with_block():
+    try:
+        torch.autograd.set_detect_anomaly(True)
+        assert torch.is_anomaly_enabled()
+        with torch.autograd.set_detect_anomaly(False):
+            assert not torch.is_anomaly_enabled()
+        assert torch.is_anomaly_enabled()
+        x = torch.tensor([0.0, 1.0], requires_grad=True)
+        with pytest.raises(RuntimeError, match="Function 'LogBackward0' returned nan values in its 0th output"):
+            (torch.log(x) * 0.0).sum().backward()
+        w = torch.tensor([2.0], requires_grad=True)  # a clean pass is untouched
+        (w * w).sum().backward()
+        assert w.grad.tolist() == [4.0]
+    finally:
+        torch.autograd.set_detect_anomaly(False)
+
+
+def test_detect_anomaly_decorates_a_function():
+    @torch.autograd.detect_anomaly()
+    def step(x):
+        (torch.log(x) * 0.0).sum().backward()
+    with pytest.warns(UserWarning, match="Anomaly Detection"), np.errstate(all="ignore"):
+        with pytest.raises(RuntimeError, match="LogBackward0"):
+            step(torch.tensor([0.0], requires_grad=True))
+    assert not torch.is_anomaly_enabled()

@@ -27,7 +27,9 @@ from ..core.tensor import Tensor as CoreTensor
 from . import autograd, nn
 from .graph import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .tensor import Tensor, make
-from .values import DEFAULT_GENERATOR, DEFAULTS, Device, Generator, Size, default_float, generator_of
+from .anomaly import is_anomaly_enabled
+from .values import (DEFAULT_GENERATOR, DEFAULTS, Device, Generator, Size, default_float, generator_of,
+                     missing)
 
 out_of_scope.install()  # `from gradmagic.<dialect> import <missing>` says what __getattr__ says
 
@@ -87,7 +89,7 @@ class _NoDevices:
     def __getattr__(self, name):
         if self.name == "accelerator" and name == "current_accelerator":
             return lambda check_available=False: None
-        raise AttributeError(_missing(f"torch.{self.name}.{name}"))
+        raise AttributeError(missing(f"torch.{self.name}.{name}"))
 
 
 cuda, accelerator = _NoDevices("cuda"), _NoDevices("accelerator")
@@ -240,16 +242,9 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     return make(np.isclose(input.value, other.value, rtol=rtol, atol=atol, equal_nan=equal_nan))
 
 
-def _missing(what):
-    return (f"gradmagic.{what} does not exist: gradmagic.torch covers what PyTorch's tutorials on "
-            "custom autograd Functions use (tensors, autograd, Function, no_grad, the common "
-            "elementwise functions and reductions), not all of PyTorch; out of scope: CUDA "
-            "devices (use gm.set_backend('cupy')), torch.nn modules and optimizers, "
-            "torch.compile, torch.func and complex dtypes")
-
-
 def __getattr__(name):
-    raise AttributeError(_missing(f"torch.{name}"))
+    raise AttributeError(missing(f"torch.{name}"))
 
 
-__all__ = [k for k in list(globals()) if not k.startswith("_") and k not in ("np", "ops", "CoreTensor", "out_of_scope", "DEFAULTS", "default_float")]
+_INTERNAL = ("np", "ops", "CoreTensor", "out_of_scope", "DEFAULTS", "default_float", "missing")
+__all__ = [k for k in list(globals()) if not k.startswith("_") and k not in _INTERNAL]

@@ -33,6 +33,7 @@ from ..core.backward import ones
 from ..core.context import LEVEL, listeners
 from ..core.tape import TapeView
 from ..core.tensor import Tensor as CoreTensor
+from .anomaly import hooks_with_anomaly, step_name
 
 GRAD = contextvars.ContextVar("gradmagic_torch_grad", default=True)  # grad mode, per thread
 
@@ -162,9 +163,7 @@ class Node:
 
     def name(self) -> str:
         """As PyTorch names it: ``MulBackward0``, ``LegendrePolynomial3Backward``."""
-        if self.prim.joint:
-            return f"{self.prim.name}Backward"
-        return "".join(p.capitalize() for p in self.prim.name.split("_")) + "Backward0"
+        return step_name(self.prim)
 
     @property
     def next_functions(self):
@@ -397,7 +396,8 @@ class Walk:
         """{id: gradient} for the ids in ``want``; the listeners hear every step."""
         level, grad = LEVEL.set(self.order), GRAD.set(create_graph)
         try:
-            return walk_back(self.entries, self.ids, seeds, want, create_graph, listeners())
+            return walk_back(self.entries, self.ids, seeds, want, create_graph,
+                             hooks_with_anomaly(listeners()))
         finally:
             GRAD.reset(grad)
             LEVEL.reset(level)

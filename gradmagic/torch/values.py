@@ -9,6 +9,15 @@ DEFAULT_INT = np.dtype("int64")
 DEFAULTS = {"float": np.dtype("float32")}  # torch.set_default_dtype's: process-wide, as PyTorch's
 
 
+def missing(what):
+    """The message of the AttributeError for a name ``gradmagic.torch`` does not map."""
+    return (f"gradmagic.{what} does not exist: gradmagic.torch covers what PyTorch's tutorials on "
+            "custom autograd Functions use (tensors, autograd, Function, no_grad, the common "
+            "elementwise functions and reductions), not all of PyTorch; out of scope: CUDA "
+            "devices (use gm.set_backend('cupy')), torch.nn modules and optimizers, "
+            "torch.compile, torch.func and complex dtypes")
+
+
 def default_float():
     """The dtype Python floats and factories without ``dtype=`` give (float32 unless
     ``torch.set_default_dtype`` changed it)."""
