@@ -12,6 +12,7 @@ import re
 import runpy
 import subprocess
 import sys
+import warnings
 from functools import partial
 from pathlib import Path
 
@@ -361,3 +362,17 @@ def test_a_traced_transform_shows_the_functions_parameter_names():
         jax.grad(loss)({"w": jnp.array([1.0, 2.0])}, jnp.array([0.5, 0.1]))
     assert tr.forward[0].cells()["x"] == "params['w']=[1, 2], x=[0.5, 0.1]"
     assert "/d(params['w']) = " in tr.to_text()
+
+
+def test_turning_on_a_check_gradmagic_does_not_make_says_so():
+    """``jax_debug_nans`` stops JAX at the first NaN; gradmagic.jax does not, and says where
+    the job is done (a trace's nan-origin note), rather than ignore the switch."""
+    with pytest.warns(UserWarning, match=r"does not stop at the first NaN.*gm\.trace\(\)"):
+        jax.config.update("jax_debug_nans", True)
+    with pytest.warns(UserWarning, match="first inf"):
+        jax.config.update("jax_debug_infs", True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        jax.config.update("jax_debug_nans", False)  # turning it off: nothing to say
+        jax.config.update("jax_disable_jit", True)  # nothing is compiled here anyway
+        jax.config.update("jax_platform_name", "cpu")

@@ -3,14 +3,28 @@ canonicalization (float32 and int32 unless ``jax_enable_x64``), and ``config``."
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from ..core import ops
 from ..core.tensor import Tensor
 
 
+# JAX's checks that gradmagic does not make: turning one on says so, and what does the job
+UNCHECKED = {
+    "jax_debug_nans": "gradmagic.jax does not stop at the first NaN as JAX's jax_debug_nans "
+                      "does; run the code under gm.trace() (or %%gradtrace): its nan-origin "
+                      "note names the op where a NaN was born, forward or backward, and why",
+    "jax_debug_infs": "gradmagic.jax does not stop at the first inf as JAX's jax_debug_infs "
+                      "does; run the code under gm.trace() (or %%gradtrace): its nan-origin "
+                      "note names the op where an inf was born, forward or backward, and why",
+}
+
+
 class Config:
-    """``jax.config``: only ``jax_enable_x64`` changes anything here."""
+    """``jax.config``: only ``jax_enable_x64`` changes anything here; turning on a check
+    gradmagic does not make (``jax_debug_nans``) warns, so that no one counts on it."""
 
     def __init__(self):
         self.jax_enable_x64 = False
@@ -18,6 +32,8 @@ class Config:
     def update(self, name, value):
         if name == "jax_enable_x64":
             self.jax_enable_x64 = bool(value)
+        elif name in UNCHECKED and value:
+            warnings.warn(UNCHECKED[name], stacklevel=2)
         elif not name.startswith("jax_"):
             raise AttributeError(f"Unrecognized config option: {name}")
 
