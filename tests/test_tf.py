@@ -89,6 +89,12 @@ def test_check_numerics():
         tf.debugging.check_numerics(tf.constant([np.nan]), "bad")
 
 
+def test_enable_check_numerics_says_that_gradmagic_does_not_stop_at_a_nan():
+    with pytest.warns(UserWarning, match=r"does not stop at the first NaN.*gm\.trace\(\)"):
+        tf.debugging.enable_check_numerics()
+    tf.debugging.disable_check_numerics()
+
+
 def test_gradients_points_to_gradient_tape():
     with pytest.raises(RuntimeError, match="Use tf.GradientTape instead"):
         tf.gradients(tf.constant(1.0), tf.constant(1.0))

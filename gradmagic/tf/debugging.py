@@ -1,4 +1,7 @@
-"""``tf.debugging``: ``assert_rank`` and ``check_numerics``, which raise as TensorFlow's do."""
+"""``tf.debugging``: ``assert_rank`` and ``check_numerics``, which raise as TensorFlow's do, and
+``enable_check_numerics``, which says that gradmagic makes no such check (a trace does the job)."""
+
+import warnings
 
 from .._scans import has_nan, nonfinite
 from ..errors import GradientValueError
@@ -21,7 +24,20 @@ def check_numerics(tensor, message, name=None):
     return t
 
 
-__all__ = ["assert_rank", "check_numerics"]
+def enable_check_numerics(stack_height_limit=30, path_length_limit=50):
+    """``tf.debugging.enable_check_numerics``: gradmagic does not stop at the first NaN or
+    inf; this says so, and what does the job, rather than leave the switch without effect."""
+    warnings.warn("gradmagic.tf does not stop at the first NaN or inf as TensorFlow's "
+                  "enable_check_numerics does; run the code under gm.trace() (or %%gradtrace): "
+                  "its nan-origin note names the op where a NaN or inf was born, forward or "
+                  "backward, and why (tf.debugging.check_numerics checks one tensor)", stacklevel=2)
+
+
+def disable_check_numerics():
+    pass
+
+
+__all__ = ["assert_rank", "check_numerics", "enable_check_numerics", "disable_check_numerics"]
 
 
 def __dir__():
