@@ -180,3 +180,25 @@ def test_trace_rows_show_a_variable_as_it_was_read():
         v.assign_sub(0.5)
         tape.gradient(y, v)
     assert tr.to_rows()[0]["x"] == "w=1, 3"
+
+
+@pytest.mark.parametrize("op", ["matmul", "rmatmul", "multiply", "add", "subtract", "divide", "power"])
+def test_a_list_operand_is_an_array_to_the_op_and_its_rules(op):
+    """``[[1., 2., 3.]] @ w`` (TensorFlow's gradient guide opens with it): the list becomes
+    an array as NumPy converts one, so the rules, which read their operands' shapes, get
+    arrays (matmul's rule met a list and raised AttributeError)."""
+    w = gm.Variable(np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]))
+    f = {"matmul": lambda v: [[1.0, 2.0, 3.0]] @ v,
+         "rmatmul": lambda v: np.transpose(v) @ [1.0, -1.0, 2.0],
+         "multiply": lambda v: [1.0, 2.0] * v, "add": lambda v: v + [[1.0, 2.0]] * 3,
+         "subtract": lambda v: [1.0, 2.0] - v, "divide": lambda v: [1.0, 2.0] / v,
+         "power": lambda v: v ** [2.0, 3.0]}[op]
+    with gm.GradientTape() as tape:
+        y = np.sum(f(w))
+    g = tape.gradient(y, w)
+    x = w.numpy()
+    expected = sum(  # central differences of the same code on the NumPy array
+        np.eye(x.size)[k].reshape(x.shape) * (np.sum(f(x + 1e-6 * np.eye(x.size)[k].reshape(x.shape)))
+                                              - np.sum(f(x - 1e-6 * np.eye(x.size)[k].reshape(x.shape)))) / 2e-6
+        for k in range(x.size))
+    np.testing.assert_allclose(g.numpy(), expected, rtol=1e-6, atol=1e-8)

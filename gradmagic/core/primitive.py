@@ -85,6 +85,7 @@ class variadic:
 
 
 NO_PARAMS = {}  # the parameters of an op that has none (shared: never written to)
+SEQUENCES = (list, tuple)  # operands an operator converts to arrays
 
 
 def apply(prim, *args, **params):
@@ -154,9 +155,9 @@ def binary(prim, a, b, params=NO_PARAMS):
         elif xp is None and type(va) in SCALARS and xb is not None:
             xp = xb
         else:  # a host operand meeting a device Tensor goes to the device
-            xp, (va, vb) = settle((va, vb), (a, b))
+            xp, (va, vb) = settle(_arrays(va, vb), (a, b))
     elif xp is None:
-        xp, (va, vb) = settle((va, vb), (a, b))
+        xp, (va, vb) = settle(_arrays(va, vb), (a, b))
     f = prim.np if xp is np else prim.impl(xp)
     out = _new(cls)
     out.value = f(va, vb, **params) if params else f(va, vb)
@@ -169,6 +170,16 @@ def binary(prim, a, b, params=NO_PARAMS):
         if cls.made is not None:
             cls.made(prim, (a, b), (va, vb), out, params)
     return out
+
+
+def _arrays(va, vb):
+    """``(va, vb)`` with a list operand (``[[1., 2., 3.]] @ w``) an array of the other's
+    module, as NumPy converts one, so that the op's rules are given arrays."""
+    if type(va) in SEQUENCES:
+        va = xp_of(vb).asarray(va)
+    if type(vb) in SEQUENCES:
+        vb = xp_of(va).asarray(vb)
+    return va, vb
 
 
 def result_class(args):
