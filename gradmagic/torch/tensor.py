@@ -128,6 +128,13 @@ class Tensor(GraphTensor):
 
     __str__ = __repr__
 
+    def __format__(self, spec):
+        """As PyTorch's: a 0-d tensor formats its number (``f"{loss:.4f}"``); any other
+        prints as ``str`` does, ``f"{t}"`` reading ``tensor([...])``."""
+        if self.value.ndim == 0:
+            return format(self.item(), spec)
+        return object.__format__(self, spec)
+
     # -- conversions -----------------------------------------------------------------------
     def to(self, *args, dtype=None, device=None, **kwargs):
         for a in args:

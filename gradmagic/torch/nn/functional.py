@@ -1,7 +1,16 @@
-"""``torch.nn.functional``: the activations PyTorch's tutorials use, on gradmagic's ops."""
+"""``torch.nn.functional``: the activations and losses PyTorch's tutorials use, on
+gradmagic's ops, with PyTorch's conventions where they differ from TensorFlow's (the
+gradient of ``leaky_relu`` and ``elu`` at 0 is the negative side's, ``reduction=``)."""
 
-from ...core import ops
+import math
+
+import numpy as np
+
+from ...core import ops, statistics
 from ...core.primitive import composite
+
+SELU_ALPHA = 1.6732632423543772848170429916717
+SELU_SCALE = 1.0507009873554804934193349852946
 
 
 def relu(input, inplace=False):
@@ -30,13 +39,187 @@ def log_softmax(input, dim=None, dtype=None):
     return input.log_softmax(-1 if dim is None else dim)
 
 
+@composite("1 where x > 0, else negative_slope", elementwise=True)
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    return ops.where(input > 0, input, input * negative_slope)
+
+
+@composite("1 where x > 0, else alpha exp(x)", elementwise=True)
+def elu(input, alpha=1.0, inplace=False):
+    return ops.where(input > 0, input, alpha * ops.expm1(ops.minimum(input, 0)))
+
+
+@composite("scale where x > 0, else scale alpha exp(x)", elementwise=True)
+def selu(input, inplace=False):
+    return SELU_SCALE * ops.where(input > 0, input, SELU_ALPHA * ops.expm1(ops.minimum(input, 0)))
+
+
+@composite("s(x) (1 + x (1 - s(x)))", elementwise=True)
+def silu(input, inplace=False):
+    return input * ops.sigmoid(input)
+
+
+@composite("gelu'(x), the tanh form", elementwise=True)
+def gelu(input, approximate="none"):
+    """``approximate="tanh"``: the tanh form. The exact form needs ``erf``, which the engine
+    has no rule for."""
+    if approximate != "tanh":
+        raise NotImplementedError(
+            "gradmagic.torch.nn.functional.gelu(approximate='none'): the exact form needs erf, "
+            "which the engine has no gradient rule for; use approximate='tanh'")
+    inner = math.sqrt(2 / math.pi) * (input + 0.044715 * input ** 3)
+    return 0.5 * input * (1 + ops.tanh(inner))
+
+
+@composite("sigmoid(-x)", elementwise=True)
+def logsigmoid(input):
+    return -ops.softplus(-input)
+
+
+@composite("1 / (1 + |x|)^2", elementwise=True)
+def softsign(input):
+    return input / (1 + ops.absolute(input))
+
+
+@composite("1 strictly between min_val and max_val", elementwise=True)
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    inside = ops.logical_and(input > min_val, input < max_val)
+    return ops.where(inside, input, ops.where(input >= max_val, max_val, min_val))
+
+
+def relu6(input, inplace=False):
+    return hardtanh(input, 0.0, 6.0)
+
+
+# -- losses ----------------------------------------------------------------------------------
+def _reduce(loss, reduction):
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    if reduction == "none":
+        return loss
+    raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def _same_size(input, target):
+    if tuple(target.shape) != tuple(input.shape):
+        raise ValueError(f"Target size (torch.Size({list(target.shape)})) must be the same as "
+                         f"input size (torch.Size({list(input.shape)}))")
+
+
 @composite("2 (input - target) / n", "-2 (input - target) / n")  # n: 1 for reduction='sum'
-def mse_loss(input, target, reduction="mean"):
+def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     d = (input - target) ** 2
-    return d.mean() if reduction == "mean" else d.sum() if reduction == "sum" else d
+    return _reduce(d if weight is None else d * weight, reduction)
+
+
+@composite("sign(input - target) / n", "-sign(input - target) / n")
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    return _reduce(ops.absolute(input - target), reduction)
+
+
+@composite("(input - target) / beta inside beta, else sign", "its negative")
+def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
+    d = input - target
+    a = ops.absolute(d)
+    if beta == 0:
+        return _reduce(a, reduction)
+    return _reduce(ops.where(a < beta, 0.5 * d * d / beta, a - 0.5 * beta), reduction)
+
+
+@composite("input - target inside delta, else delta sign", "its negative")
+def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
+    d = input - target
+    a = ops.absolute(d)
+    loss = ops.where(a <= delta, 0.5 * d * d, delta * (a - 0.5 * delta))
+    return _reduce(loss if weight is None else loss * weight, reduction)
+
+
+@composite("sigmoid(input) - target (times the weights)", "-input")
+def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
+                                     reduction="mean", pos_weight=None):
+    """``(1 - z) x + (1 + (pos_weight - 1) z) log(1 + exp(-x))``, its log term stable for
+    any logit ``x`` (one branch through 0, so the gradient there is ``sigmoid(0) - z``)."""
+    _same_size(input, target)
+    positive = input >= 0
+    log_1_exp_neg = ops.where(positive, 0, -input) + ops.log1p(ops.exp(ops.where(positive, -input, input)))
+    scale = 1 if pos_weight is None else 1 + (pos_weight - 1) * target
+    loss = (1 - target) * input + scale * log_1_exp_neg
+    return _reduce(loss if weight is None else loss * weight, reduction)
+
+
+@composite("(input - target) / (input (1 - input))", "log(1 - input) - log(input)")
+def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
+    """``-(z log x + (1 - z) log(1 - x))``, each log clamped at -100 as PyTorch clamps it."""
+    _same_size(input, target)
+    x = np.asarray(input.numpy(force=True))
+    if np.any((x < 0) | (x > 1)):
+        raise RuntimeError("all elements of input should be between 0 and 1")
+    loss = -(target * ops.maximum(ops.log(input), -100.0)
+             + (1 - target) * ops.maximum(ops.log(1 - input), -100.0))
+    return _reduce(loss if weight is None else loss * weight, reduction)
+
+
+def _class_axis_last(t):
+    """(N, C, d1, ...) as (N, d1, ..., C): the class axis last (a 1-d input is one sample)."""
+    return t if t.ndim <= 2 else ops.moveaxis(t, 1, -1)
+
+
+@composite("softmax(input) - one_hot(target), weighted", "none (class indices)")
+def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
+             reduction="mean"):
+    """``-input[n, target[n]] * weight[target[n]]``, the mean over the weights of the targets
+    not ignored, for ``input`` of log-probabilities (N, C) or (C,)."""
+    return _picked(_class_axis_last(input), target, weight, ignore_index, reduction, 0.0)
+
+
+@composite("softmax(input) - target, weighted", "none (class indices) or -log_softmax(input)")
+def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
+                  reduction="mean", label_smoothing=0.0):
+    """``nll_loss(log_softmax(input, 1), target)`` for class indices; for class
+    probabilities, ``-sum(weight * target * log_softmax(input))`` per sample."""
+    logp = _class_axis_last(input).log_softmax(-1)
+    if np.asarray(target.value).dtype.kind == "f":  # class probabilities, of input's shape
+        _same_size(input, target)
+        classes = logp.shape[-1]
+        p = _class_axis_last(target)
+        if label_smoothing:
+            p = p * (1 - label_smoothing) + label_smoothing / classes
+        terms = p * logp if weight is None else p * logp * weight
+        return _reduce(-terms.sum(-1), reduction)
+    return _picked(logp, target, weight, ignore_index, reduction, label_smoothing)
+
+
+def _picked(logp, target, weight, ignore_index, reduction, smoothing):
+    """The negative log-probabilities of the target classes (class axis last), weighted,
+    ``ignore_index`` left out, mixed with their mean over the classes by ``smoothing``."""
+    classes = logp.shape[-1]
+    t = np.asarray(target.value)
+    kept = t != ignore_index
+    bad = t[kept & ((t < 0) | (t >= classes))]
+    if bad.size:
+        raise IndexError(f"Target {int(bad.flat[0])} is out of bounds.")
+    safe = np.where(kept, t, 0)
+    picked = ops.squeeze(statistics.take_along_axis(logp, np.expand_dims(safe, -1), axis=-1), -1)
+    w = np.ones(classes, logp.dtype) if weight is None else np.asarray(weight.value)
+    w_t = np.where(kept, w[safe], 0).astype(logp.dtype)
+    loss = -picked * w_t
+    if smoothing:
+        spread = -(logp * w).sum(-1) * np.where(kept, 1, 0).astype(logp.dtype)
+        loss = loss * (1 - smoothing) + spread * (smoothing / classes)
+    if reduction == "mean":
+        return loss.sum() / float(w_t.sum())
+    return _reduce(loss, reduction)
+
+
+__all__ = ["relu", "sigmoid", "tanh", "softplus", "softmax", "log_softmax", "leaky_relu", "elu",
+           "selu", "silu", "gelu", "logsigmoid", "softsign", "hardtanh", "relu6", "mse_loss",
+           "l1_loss", "smooth_l1_loss", "huber_loss", "binary_cross_entropy_with_logits",
+           "binary_cross_entropy", "nll_loss", "cross_entropy"]
 
 
 def __getattr__(name):
     raise AttributeError(
-        f"gradmagic.torch.nn.functional.{name} does not exist: it maps relu, sigmoid, tanh, "
-        "softplus, softmax, log_softmax and mse_loss")
+        f"gradmagic.torch.nn.functional.{name} does not exist: it maps {', '.join(__all__)}; "
+        "convolution, pooling, dropout and normalization layers are out of scope")
