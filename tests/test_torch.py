@@ -955,25 +955,12 @@ def test_gradcheck_inside_a_trace_shows_one_forward_and_one_backward_pass():
     """What a trace shows of ``gradcheck``: the Function's call and one backward pass (the
     first output element's); the other passes and the finite differences' probes are the
     check's own (before, a 4 x 3 input and output gave 25 forward and 12 backward rows)."""
+    mul_constant = _tutorial("extending")[1]["MulConstant"]  # Extending PyTorch's own
     x = torch.randn(4, 3, dtype=torch.double, requires_grad=True)
     with gm.trace() as tr:
-        assert gradcheck(MulConstantFn.apply, (x, 2.0))
-    assert [r.node for r in tr.forward] == ["MulConstantFn"]
-    assert [r.node for r in tr.backward] == ["MulConstantFn"]
-
-
-class MulConstantFn(Function):
-    @staticmethod
-    def forward(tensor, constant):
-        return tensor * constant
-
-    @staticmethod
-    def setup_context(ctx, inputs, output):
-        ctx.constant = inputs[1]
-
-    @staticmethod
-    def backward(ctx, grad_output):
-        return grad_output * ctx.constant, None
+        assert gradcheck(mul_constant.apply, (x, 2.0))
+    assert [r.node for r in tr.forward] == ["MulConstant"]
+    assert [r.node for r in tr.backward] == ["MulConstant"]
 
 
 # -- anomaly mode: PyTorch 2.13.0's messages for the same code ---------------------------------
