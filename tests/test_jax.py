@@ -376,3 +376,30 @@ def test_turning_on_a_check_gradmagic_does_not_make_says_so():
         jax.config.update("jax_debug_nans", False)  # turning it off: nothing to say
         jax.config.update("jax_disable_jit", True)  # nothing is compiled here anyway
         jax.config.update("jax_platform_name", "cpu")
+
+
+def test_results_stay_in_jax_s_32_bit_types_where_numpy_would_widen_them():
+    """NumPy gives float64 for int32 * float32 and int64 for 1 - a bool array; JAX, with x64
+    off, float32 and int32. The autodiff cookbook's logistic loss, whose labels are bools,
+    printed a float64 loss; values from JAX 0.10.2 (CPU)."""
+    t = jnp.array([True, False])
+    assert (1 - t).dtype == np.int32
+    assert (jnp.array([1, 2]) * jnp.array([0.5, 0.5])).dtype == np.float32
+    assert (jnp.array([1, 2]) * 0.5).dtype == np.float32
+    inputs = jnp.array([[0.52, 1.12, 0.77], [0.88, -1.08, 0.15], [0.52, 0.06, -1.30],
+                        [0.74, -2.49, 1.39]])
+    targets = jnp.array([True, True, False, True])
+
+    def loss(W, b):
+        preds = 0.5 * (jnp.tanh((jnp.dot(inputs, W) + b) / 2) + 1)
+        label_probs = preds * targets + (1 - preds) * (1 - targets)
+        return -jnp.sum(jnp.log(label_probs))
+    value, (gw, gb) = jax.value_and_grad(loss, (0, 1))(jnp.array([0.1, -0.2, 0.3]), jnp.array(0.05))
+    assert value.dtype == gw.dtype == gb.dtype == np.float32
+    np.testing.assert_allclose(float(value), 2.0108252, rtol=1e-6)
+    np.testing.assert_allclose(gw.numpy(), [-0.5713142, 0.5804442, -1.3407626], rtol=1e-6)
+    jax.config.update("jax_enable_x64", True)
+    try:
+        assert (jnp.array([1, 2]) * jnp.array([0.5, 0.5])).dtype == np.float64
+    finally:
+        jax.config.update("jax_enable_x64", False)

@@ -75,7 +75,18 @@ class Array(Tensor):
         return self.numpy().item()
 
 
+def _narrowed(prim, args, vals, out, params):
+    """``Array.made``, told of each differentiable op that makes an Array: with x64 off, a
+    result NumPy's promotion widened (int32 * float32 is float64 in NumPy, float32 in JAX;
+    1 - a bool array int64, int32 in JAX) is narrowed as JAX keeps it."""
+    if not config.jax_enable_x64:
+        narrow = _NARROW.get(out.value.dtype)
+        if narrow is not None:
+            out.value = out.value.astype(narrow)
+
+
 Array.result_class = Array
+Array.made = staticmethod(_narrowed)
 
 
 class _At:
