@@ -64,6 +64,12 @@ def test_pytorch_s_device_line_picks_the_cpu():
     assert not torch.accelerator.is_available() and torch.accelerator.current_accelerator() is None
     with pytest.raises(AttributeError, match=r"torch\.cuda\.memory_allocated does not exist.*gm\.set_backend"):
         torch.cuda.memory_allocated()
+    # "Learning PyTorch with Examples": the accelerator's type, else "cpu", made the default
+    device = torch.accelerator.current_accelerator().type if torch.accelerator.is_available() else "cpu"
+    torch.set_default_device(device)
+    assert str(torch.get_default_device()) == "cpu"
+    with pytest.raises(NotImplementedError, match=r"set_default_device\(device='cuda'\).*CPU only"):
+        torch.set_default_device("cuda")
 
 
 def test_tensorflow_s_device_lines_list_the_cpu_and_a_gpu_where_arrays_go(monkeypatch):

@@ -28,8 +28,8 @@ from . import autograd, nn
 from .graph import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .tensor import Tensor, make
 from .anomaly import is_anomaly_enabled
-from .values import (DEFAULT_GENERATOR, DEFAULTS, Device, Generator, Size, default_float, generator_of,
-                     missing)
+from .values import (DEFAULT_GENERATOR, DEFAULTS, Device, Generator, Size, check_device, default_float,
+                     generator_of, missing)
 
 out_of_scope.install()  # `from gradmagic.<dialect> import <missing>` says what __getattr__ says
 
@@ -93,6 +93,16 @@ class _NoDevices:
 
 
 cuda, accelerator = _NoDevices("cuda"), _NoDevices("accelerator")
+
+
+def set_default_device(device):
+    """``torch.set_default_device``: the CPU is the one device here (None or "cpu"); another
+    is refused as a factory's ``device=`` is."""
+    check_device(device, "torch.set_default_device")
+
+
+def get_default_device():
+    return Device("cpu")
 
 
 def is_tensor(obj):
@@ -246,5 +256,6 @@ def __getattr__(name):
     raise AttributeError(missing(f"torch.{name}"))
 
 
-_INTERNAL = ("np", "ops", "CoreTensor", "out_of_scope", "DEFAULTS", "default_float", "missing")
+_INTERNAL = ("np", "ops", "CoreTensor", "out_of_scope", "DEFAULTS", "default_float", "missing",
+             "check_device")
 __all__ = [k for k in list(globals()) if not k.startswith("_") and k not in _INTERNAL]
