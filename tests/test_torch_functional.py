@@ -124,7 +124,7 @@ def test_errors_in_pytorch_s_words(call, error, message):
         call(torch.tensor(X, dtype=torch.float64, requires_grad=True))
 
 
-# PyTorch 2.13.0+cpu: what tests/torch_tutorials/autograd.py prints after its first lines
+# PyTorch 2.13.0+cpu: what tests/torch_tutorials/autograd.py prints after its gradients
 # (those depend on torch.randn, whose numbers differ: gradmagic draws with NumPy's generator)
 AUTOGRAD_TAIL = """True
 False
@@ -156,10 +156,36 @@ def test_pytorch_s_autograd_tutorial_runs_unchanged():
     with contextlib.redirect_stdout(out):
         names = runpy.run_path(str(Path(__file__).parent / "torch_tutorials" / "autograd.py"))
     text = out.getvalue()
-    assert text.startswith("Gradient function for z = <AddBackward0>\n")
+    assert text.startswith("Gradient function for z = <AddBackward0>\n"
+                           "Gradient function for loss = <BinaryCrossEntropyWithLogitsBackward0>\n")
     assert text.endswith(AUTOGRAD_TAIL)
     w, b = names["w"], names["b"]
     z = np.ones(5) @ w.detach().numpy() + b.detach().numpy()
     expected = (1 / (1 + np.exp(-z)) - 0) / 3  # d mean(bce(z, 0)) / dz
     np.testing.assert_allclose(b.grad.numpy(), expected, rtol=1e-5)
     np.testing.assert_allclose(w.grad.numpy(), np.outer(np.ones(5), expected), rtol=1e-5)
+
+
+# PyTorch 2.13.0+cpu: type(F.<name>(...).grad_fn).__name__ for the same calls
+GRAD_FN_NAMES = {
+    "mse": "MseLossBackward0", "l1": "MeanBackward0", "smooth_l1": "SmoothL1LossBackward0",
+    "huber": "HuberLossBackward0", "bce_logits": "BinaryCrossEntropyWithLogitsBackward0",
+    "bce": "BinaryCrossEntropyBackward0", "ce": "NllLossBackward0", "nll": "NllLossBackward0",
+    "leaky_relu": "LeakyReluBackward0", "elu": "EluBackward0", "selu": "EluBackward0",
+    "silu": "SiluBackward0", "gelu_tanh": "GeluBackward0", "logsigmoid": "LogSigmoidBackward0",
+    "softsign": "DivBackward0", "hardtanh": "HardtanhBackward0", "relu6": "HardtanhBackward0",
+    "relu": "ReluBackward0", "ce_none": "NllLossBackward0", "huber_none": "HuberLossBackward0",
+}
+# and for the operators: x * y, x - y, x / y, x ** 2, -x, x.abs(), x.sum(), x.sqrt()
+OPERATOR_NAMES = ["MulBackward0", "SubBackward0", "DivBackward0", "PowBackward0", "NegBackward0",
+                  "AbsBackward0", "SumBackward0", "SqrtBackward0"]
+
+
+def test_grad_fn_is_named_as_pytorch_names_it():
+    x = torch.tensor(X, dtype=torch.float64, requires_grad=True)
+    cases = {**_cases(), "huber_none": lambda x: F.huber_loss(x, torch.tensor(Z), reduction="none")}
+    got = {name: repr(cases[name](x).grad_fn) for name in GRAD_FN_NAMES}
+    assert got == {name: f"<{n}>" for name, n in GRAD_FN_NAMES.items()}
+    y = torch.tensor(Z)
+    ops = [x * y, x - y, x / (y + 1), x ** 2, -x, x.abs(), x.sum(), x.sqrt()]
+    assert [repr(t.grad_fn) for t in ops] == [f"<{n}>" for n in OPERATOR_NAMES]

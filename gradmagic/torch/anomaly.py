@@ -15,11 +15,17 @@ from ..core.tensor import Tensor
 ANOMALY = contextvars.ContextVar("gradmagic_torch_anomaly", default=False)
 
 
+# the engine's op -> PyTorch's name for it, where the two differ
+PYTORCH_NAMES = {"multiply": "Mul", "subtract": "Sub", "divide": "Div", "true_divide": "Div",
+                 "power": "Pow", "negative": "Neg", "absolute": "Abs", "reshape": "View"}
+
+
 def step_name(prim) -> str:
     """A step as PyTorch names its ``grad_fn``: ``MulBackward0``, ``LegendrePolynomial3Backward``."""
     if prim.joint:
         return f"{prim.name}Backward"
-    return "".join(p.capitalize() for p in prim.name.split("_")) + "Backward0"
+    name = PYTORCH_NAMES.get(prim.name) or "".join(p.capitalize() for p in prim.name.split("_"))
+    return name + "Backward0"
 
 
 class NanWatch(Listener):

@@ -118,7 +118,8 @@ class Node:
     it), with the versions of the tensors it used and the nodes that made them."""
 
     __slots__ = ("prim", "args", "vals", "params", "outs", "metas", "versions", "out_versions",
-                 "sources", "grad_ids", "changes", "kept", "serial", "level", "freed", "__weakref__")
+                 "sources", "grad_ids", "changes", "kept", "serial", "level", "freed", "label",
+                 "__weakref__")
 
     def __init__(self, prim, args, vals, params, outs):
         self.prim, self.args, self.vals, self.params = prim, args, vals, params
@@ -152,6 +153,7 @@ class Node:
         self.serial = next(_serials)
         self.level = LEVEL.get()  # the order of the backward pass that recorded it (0: none)
         self.freed = False
+        self.label = None  # PyTorch's name for the function whose last op this is, if it has one
 
     def free(self):
         """A walk went through it without ``retain_graph``: a second one raises."""
@@ -162,8 +164,10 @@ class Node:
         return next(i for i, r in enumerate(self.outs) if r() is t)
 
     def name(self) -> str:
-        """As PyTorch names it: ``MulBackward0``, ``LegendrePolynomial3Backward``."""
-        return step_name(self.prim)
+        """As PyTorch names it: ``MulBackward0``, ``LegendrePolynomial3Backward``, or, for the
+        last op of a function made of ops (``F.binary_cross_entropy_with_logits``), that
+        function's (``BinaryCrossEntropyWithLogitsBackward0``)."""
+        return self.label or step_name(self.prim)
 
     @property
     def next_functions(self):

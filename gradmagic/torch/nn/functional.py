@@ -2,6 +2,7 @@
 gradmagic's ops, with PyTorch's conventions where they differ from TensorFlow's (the
 gradient of ``leaky_relu`` and ``elu`` at 0 is the negative side's, ``reduction=``)."""
 
+import functools
 import math
 
 import numpy as np
@@ -9,10 +10,26 @@ import numpy as np
 from ...core import ops, statistics
 from ...core.primitive import composite
 
+def _named(name):
+    """The function's result has PyTorch's ``grad_fn`` name (``ReluBackward0``), where the
+    last of the ops it is made of would name it (``WhereBackward0``)."""
+    def wrap(f):
+        @functools.wraps(f)
+        def run(*args, **kwargs):
+            out = f(*args, **kwargs)
+            node = getattr(out, "grad_fn", None)
+            if node is not None:
+                node.label = name + "Backward0"
+            return out
+        return run
+    return wrap
+
+
 SELU_ALPHA = 1.6732632423543772848170429916717
 SELU_SCALE = 1.0507009873554804934193349852946
 
 
+@_named("Relu")
 def relu(input, inplace=False):
     return ops.where(input > 0, input, 0)  # gradient 0 at 0, as PyTorch's
 
@@ -25,40 +42,48 @@ def tanh(input):
     return input.tanh()
 
 
+@_named("Softplus")
 @composite("sigmoid(beta x), 1 where beta x > threshold", elementwise=True)
 def softplus(input, beta=1.0, threshold=20.0):
     scaled = input * beta
     return ops.where(scaled > threshold, input, ops.softplus(scaled) / beta)
 
 
+@_named("Softmax")
 def softmax(input, dim=None, dtype=None):
     return input.softmax(-1 if dim is None else dim)
 
 
+@_named("LogSoftmax")
 def log_softmax(input, dim=None, dtype=None):
     return input.log_softmax(-1 if dim is None else dim)
 
 
+@_named("LeakyRelu")
 @composite("1 where x > 0, else negative_slope", elementwise=True)
 def leaky_relu(input, negative_slope=0.01, inplace=False):
     return ops.where(input > 0, input, input * negative_slope)
 
 
+@_named("Elu")
 @composite("1 where x > 0, else alpha exp(x)", elementwise=True)
 def elu(input, alpha=1.0, inplace=False):
     return ops.where(input > 0, input, alpha * ops.expm1(ops.minimum(input, 0)))
 
 
+@_named("Elu")
 @composite("scale where x > 0, else scale alpha exp(x)", elementwise=True)
 def selu(input, inplace=False):
     return SELU_SCALE * ops.where(input > 0, input, SELU_ALPHA * ops.expm1(ops.minimum(input, 0)))
 
 
+@_named("Silu")
 @composite("s(x) (1 + x (1 - s(x)))", elementwise=True)
 def silu(input, inplace=False):
     return input * ops.sigmoid(input)
 
 
+@_named("Gelu")
 @composite("gelu'(x), the tanh form", elementwise=True)
 def gelu(input, approximate="none"):
     """``approximate="tanh"``: the tanh form. The exact form needs ``erf``, which the engine
@@ -71,6 +96,7 @@ def gelu(input, approximate="none"):
     return 0.5 * input * (1 + ops.tanh(inner))
 
 
+@_named("LogSigmoid")
 @composite("sigmoid(-x)", elementwise=True)
 def logsigmoid(input):
     return -ops.softplus(-input)
@@ -81,12 +107,14 @@ def softsign(input):
     return input / (1 + ops.absolute(input))
 
 
+@_named("Hardtanh")
 @composite("1 strictly between min_val and max_val", elementwise=True)
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
     inside = ops.logical_and(input > min_val, input < max_val)
     return ops.where(inside, input, ops.where(input >= max_val, max_val, min_val))
 
 
+@_named("Hardtanh")
 def relu6(input, inplace=False):
     return hardtanh(input, 0.0, 6.0)
 
@@ -108,6 +136,7 @@ def _same_size(input, target):
                          f"input size (torch.Size({list(input.shape)}))")
 
 
+@_named("MseLoss")
 @composite("2 (input - target) / n", "-2 (input - target) / n")  # n: 1 for reduction='sum'
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     d = (input - target) ** 2
@@ -119,6 +148,7 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     return _reduce(ops.absolute(input - target), reduction)
 
 
+@_named("SmoothL1Loss")
 @composite("(input - target) / beta inside beta, else sign", "its negative")
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
     d = input - target
@@ -128,6 +158,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
     return _reduce(ops.where(a < beta, 0.5 * d * d / beta, a - 0.5 * beta), reduction)
 
 
+@_named("HuberLoss")
 @composite("input - target inside delta, else delta sign", "its negative")
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     d = input - target
@@ -136,6 +167,7 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     return _reduce(loss if weight is None else loss * weight, reduction)
 
 
+@_named("BinaryCrossEntropyWithLogits")
 @composite("sigmoid(input) - target (times the weights)", "-input")
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
                                      reduction="mean", pos_weight=None):
@@ -149,6 +181,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     return _reduce(loss if weight is None else loss * weight, reduction)
 
 
+@_named("BinaryCrossEntropy")
 @composite("(input - target) / (input (1 - input))", "log(1 - input) - log(input)")
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
     """``-(z log x + (1 - z) log(1 - x))``, each log clamped at -100 as PyTorch clamps it."""
@@ -166,6 +199,7 @@ def _class_axis_last(t):
     return t if t.ndim <= 2 else ops.moveaxis(t, 1, -1)
 
 
+@_named("NllLoss")
 @composite("softmax(input) - one_hot(target), weighted", "none (class indices)")
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
              reduction="mean"):
@@ -174,6 +208,7 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     return _picked(_class_axis_last(input), target, weight, ignore_index, reduction, 0.0)
 
 
+@_named("NllLoss")
 @composite("softmax(input) - target, weighted", "none (class indices) or -log_softmax(input)")
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
                   reduction="mean", label_smoothing=0.0):
