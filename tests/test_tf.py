@@ -374,3 +374,69 @@ def test_convert_to_tensor_takes_a_dtype_or_a_hint_as_tensorflow_does():
     with pytest.raises(ValueError, match=r"Tensor conversion requested dtype float64 for Tensor with "
                                          r"dtype float32; cast it with tf\.cast"):  # TF: the same sentence
         tf.convert_to_tensor(tf.constant(1.0), dtype=tf.float64)
+
+
+# -- tf.Module: TensorFlow 2.21.0 (CPU) gave every value below for the same code ---------------
+class _Dense(tf.Module):  # "Introduction to modules", with ones for its random initial weights
+    def __init__(self, in_features, out_features, name=None):
+        super().__init__(name=name)
+        self.w = tf.Variable(tf.ones([in_features, out_features]), name='w')
+        self.b = tf.Variable(tf.zeros([out_features]), name='b')
+
+    def __call__(self, x):
+        return tf.nn.relu(tf.matmul(x, self.w) + self.b)
+
+
+class SequentialModule(tf.Module):
+    def __init__(self, name=None):
+        super().__init__(name=name)
+        self.dense_1 = _Dense(in_features=3, out_features=3, name="dense")
+        self.dense_2 = _Dense(in_features=3, out_features=2, name="dense")
+        self.extra = [tf.Variable(1.0, name="e", trainable=False),
+                      {"z": tf.Variable(2.0, name="z"), "a": tf.Variable(3.0, name="a")}]
+
+    def __call__(self, x):
+        return self.dense_2(self.dense_1(x))
+
+
+def test_a_module_finds_its_variables_as_tensorflow_does():
+    """Attributes in sorted order, into lists and dicts (a dict's by sorted key), then the
+    submodules, each once; trainable ones apart."""
+    model = SequentialModule(name="the_model")
+    assert model(tf.constant([[2.0, 2.0, 2.0]])).numpy().tolist() == [[18.0, 18.0]]
+    assert [m.name for m in model.submodules] == ["dense", "dense"]
+    assert [v.name for v in model.variables] == ["e", "a", "z", "b", "w", "b", "w"]
+    assert [v.name for v in model.trainable_variables] == ["a", "z", "b", "w", "b", "w"]
+    assert (model.name, SequentialModule().name) == ("the_model", "sequential_module")
+    with tf.GradientTape() as tape:
+        out = tf.reduce_sum(model(tf.constant([[1.0, -1.0, 2.0]])))
+    grads = tape.gradient(out, model.trainable_variables)
+    assert [None if g is None else g.numpy().tolist() for g in grads] == [
+        None, None, [2.0, 2.0, 2.0], [[2.0, 2.0, 2.0], [-2.0, -2.0, -2.0], [4.0, 4.0, 4.0]],
+        [1.0, 1.0], [[2.0, 2.0], [2.0, 2.0], [2.0, 2.0]]]
+    with pytest.raises(ValueError, match="'bad name' is not a valid module name"):
+        tf.Module(name="bad name")
+
+
+def test_the_custom_training_guide_s_linear_model_trains_as_in_tensorflow():
+    class MyModel(tf.Module):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.w = tf.Variable(5.0)
+            self.b = tf.Variable(0.0)
+
+        def __call__(self, x):
+            return self.w * x + self.b
+
+    model = MyModel()
+    assert [float(v.numpy()) for v in model.variables] == [0.0, 5.0]  # b, then w
+    x = tf.cast(tf.linspace(-2, 2, 201), tf.float32)
+    y = x * 3.0 + 2.0
+    for _ in range(10):
+        with tf.GradientTape() as t:
+            current_loss = tf.reduce_mean(tf.square(y - model(x)))
+        dw, db = t.gradient(current_loss, [model.w, model.b])
+        model.w.assign_sub(0.1 * dw)
+        model.b.assign_sub(0.1 * db)
+    assert (round(float(model.w.numpy()), 4), round(float(model.b.numpy()), 4)) == (3.0867, 1.7853)
+

@@ -35,6 +35,7 @@ from .control import (cond, grad_pass_through, gradients, map_fn, recompute_grad
                       vectorized_map, while_loop)
 from .linalg import einsum, matmul, norm, tensordot
 from .math import add_n, argmax, argmin, cumsum
+from .module import Module
 from .tensors import (UnconnectedGradients, Variable, bool, cast, complex64, complex128,
                       constant, convert_to_tensor, executing_eagerly, eye, fill, float16,
                       float32, float64, function, identity, int8, int16, int32, int64,
@@ -70,7 +71,7 @@ __all__ = sorted({
     "reverse", "roll", "sort", "argsort", "matmul", "norm", "einsum", "tensordot", "argmax",
     "argmin", "cumsum", "add_n", "reduce_all", "reduce_any", "log", "cond", "while_loop",
     "map_fn", "vectorized_map", "recompute_grad", "grad_pass_through", "gradients",
-    "math", "linalg", "nn", "random", "debugging", "autodiff", "errors", "config",
+    "math", "linalg", "nn", "random", "debugging", "autodiff", "errors", "config", "Module",
     *TOP_ELEMENTWISE, *TOP_REDUCTIONS})
 
 

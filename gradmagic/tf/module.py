@@ -1,0 +1,76 @@
+"""``tf.Module``: a class whose attributes hold Variables (and other Modules), found as
+TensorFlow's basic guides read them (``model.variables``, ``model.trainable_variables``):
+attributes in sorted order, into lists, tuples and dicts, then submodules, each Variable
+once."""
+
+import contextlib
+import re
+
+from ..core.nest import flatten
+from ..core.tensor import Variable
+
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-/>]*$")  # a name TensorFlow accepts
+
+
+def _snake(name):
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+def _leaves(module, seen):
+    """The values ``module`` holds, then its submodules', each once, as TensorFlow's
+    ``_flatten_module`` walks them."""
+    submodules = []
+    for key in sorted(vars(module)):
+        for leaf in flatten(vars(module)[key])[0]:
+            if id(leaf) in seen:
+                continue
+            seen.add(id(leaf))
+            yield leaf
+            if isinstance(leaf, Module):
+                submodules.append(leaf)
+    for sub in submodules:
+        yield from _leaves(sub, seen)
+
+
+class Module:
+    """``tf.Module``: ``name``, ``variables``, ``trainable_variables``, ``submodules`` and a
+    ``name_scope`` (a context that only names)."""
+
+    def __init__(self, name=None):
+        if name is None:
+            name = _snake(type(self).__name__)
+        elif not _NAME.match(name):
+            raise ValueError(f"'{name}' is not a valid module name. Module names must be valid "
+                             "Python identifiers (e.g. a valid class name).")
+        self._name = name
+
+    @property
+    def name(self):
+        return self._name
+
+    @property
+    def name_scope(self):
+        return contextlib.nullcontext(self._name + "/")
+
+    def _flat(self, predicate):
+        return tuple(v for v in _leaves(self, {id(self)}) if predicate(v))
+
+    @property
+    def variables(self):
+        return self._flat(lambda v: isinstance(v, Variable))
+
+    @property
+    def trainable_variables(self):
+        return self._flat(lambda v: isinstance(v, Variable) and v.trainable)
+
+    @property
+    def non_trainable_variables(self):
+        return self._flat(lambda v: isinstance(v, Variable) and not v.trainable)
+
+    @property
+    def submodules(self):
+        return self._flat(lambda v: isinstance(v, Module))
+
+    @classmethod
+    def with_name_scope(cls, method):
+        return method
