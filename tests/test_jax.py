@@ -403,3 +403,65 @@ def test_results_stay_in_jax_s_32_bit_types_where_numpy_would_widen_them():
         assert (jnp.array([1, 2]) * jnp.array([0.5, 0.5])).dtype == np.float64
     finally:
         jax.config.update("jax_enable_x64", False)
+
+# -- JAX's conventions at kinks, and jax.nn: JAX 0.10.2 (CPU) gave every value below ---------
+KINKS = jnp.array([-2.0, -1.0, 0.0, 0.5, 1.0, 6.0, 7.0])
+# name: (values, derivatives) at KINKS, rounded to 6 places
+JAX_NN = {
+    "relu": ([0.0, 0.0, 0.0, 0.5, 1.0, 6.0, 7.0],
+             [0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0]),
+    "relu6": ([0.0, 0.0, 0.0, 0.5, 1.0, 6.0, 6.0],
+              [0.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0]),
+    "leaky_relu": ([-0.02, -0.01, 0.0, 0.5, 1.0, 6.0, 7.0],
+                   [0.01, 0.01, 1.0, 1.0, 1.0, 1.0, 1.0]),
+    "elu": ([-0.864665, -0.632121, 0.0, 0.5, 1.0, 6.0, 7.0],
+            [0.135335, 0.367879, 1.0, 1.0, 1.0, 1.0, 1.0]),
+    "selu": ([-1.520167, -1.111331, 0.0, 0.525351, 1.050701, 6.304206, 7.354907],
+             [0.237933, 0.646769, 1.758099, 1.050701, 1.050701, 1.050701, 1.050701]),
+    "celu": ([-0.864665, -0.632121, 0.0, 0.5, 1.0, 6.0, 7.0],
+             [0.135335, 0.367879, 1.0, 1.0, 1.0, 1.0, 1.0]),
+    "silu": ([-0.238406, -0.268941, 0.0, 0.31123, 0.731059, 5.985165, 6.993623],
+             [-0.090784, 0.072329, 0.5, 0.739961, 0.927671, 1.012326, 1.00546]),
+    "swish": ([-0.238406, -0.268941, 0.0, 0.31123, 0.731059, 5.985165, 6.993623],
+              [-0.090784, 0.072329, 0.5, 0.739961, 0.927671, 1.012326, 1.00546]),
+    "gelu": ([-0.045402, -0.158808, 0.0, 0.345714, 0.841192, 6.0, 7.0],
+             [-0.086099, -0.082964, 0.5, 0.86737, 1.082964, 1.0, 1.0]),
+    "soft_sign": ([-0.666667, -0.5, 0.0, 0.333333, 0.5, 0.857143, 0.875],
+                  [0.111111, 0.25, 1.0, 0.444444, 0.25, 0.020408, 0.015625]),
+    "log_sigmoid": ([-2.126928, -1.313262, -0.693147, -0.474077, -0.313262, -0.002476, -0.000911],
+                    [0.880797, 0.731059, 0.5, 0.377541, 0.268941, 0.002473, 0.000911]),
+    "hard_tanh": ([-1.0, -1.0, 0.0, 0.5, 1.0, 1.0, 1.0],
+                  [0.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0]),
+    "sigmoid": ([0.119203, 0.268941, 0.5, 0.622459, 0.731059, 0.997527, 0.999089],
+                [0.104994, 0.196612, 0.25, 0.235004, 0.196612, 0.002466, 0.00091]),
+    "softplus": ([0.126928, 0.313262, 0.693147, 0.974077, 1.313262, 6.002476, 7.000911],
+                 [0.119203, 0.268941, 0.5, 0.622459, 0.731059, 0.997527, 0.999089]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(JAX_NN))
+def test_jax_nn_gives_jax_s_values_and_derivatives_at_the_kinks(name):
+    f = getattr(jax.nn, name)
+    values, derivatives = JAX_NN[name]
+    np.testing.assert_allclose(f(KINKS).numpy(), values, atol=2e-6)
+    np.testing.assert_allclose(jax.vmap(jax.grad(lambda t: f(t)))(KINKS).numpy(), derivatives, atol=2e-6)
+
+
+def test_maximum_minimum_clip_and_abs_at_a_tie_as_jax():
+    """JAX gives each side half the gradient where maximum's (minimum's) two are equal, so a
+    value on a bound of clip gets half; and abs's derivative at 0 is 1. TensorFlow and
+    PyTorch differ (1 to the first, and sign(0) = 0), so the dialect says JAX's."""
+    y = jnp.array([-2.0, 0.0, 0.0, 1.0, 1.0, 6.0, 8.0])
+    gx, gy = jax.vmap(jax.grad(lambda a, b: jnp.maximum(a, b), (0, 1)))(KINKS, y)
+    assert gx.numpy().tolist() == [0.5, 0.0, 0.5, 0.0, 0.5, 0.5, 0.0]
+    assert gy.numpy().tolist() == [0.5, 1.0, 0.5, 1.0, 0.5, 0.5, 1.0]
+    gx, gy = jax.vmap(jax.grad(lambda a, b: jnp.minimum(a, b), (0, 1)))(KINKS, y)
+    assert gx.numpy().tolist() == [0.5, 1.0, 0.5, 1.0, 0.5, 0.5, 1.0]
+    assert jax.vmap(jax.grad(lambda t: jnp.clip(t, -1.0, 6.0)))(KINKS).numpy().tolist() == [
+        0.0, 0.5, 1.0, 1.0, 1.0, 0.5, 0.0]
+    for f in (jnp.abs, jnp.absolute, abs):
+        assert jax.vmap(jax.grad(lambda t: f(t)))(KINKS).numpy().tolist() == [-1.0, -1.0, 1.0, 1.0, 1.0, 1.0, 1.0]
+    assert jnp.maximum(KINKS, y).numpy().tolist() == [-2.0, 0.0, 0.0, 1.0, 1.0, 6.0, 8.0]
+    assert np.isnan(jnp.maximum(jnp.array([np.nan]), 1.0).numpy()[0])  # NaN kept, as NumPy and JAX
+    assert str(jnp.abs(jnp.array([-0.0, -1.0])).numpy().tolist()) == "[0.0, 1.0]"
+    assert jax.nn.one_hot(jnp.array([0, 2]), 3).numpy().tolist() == [[1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]

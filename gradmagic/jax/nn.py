@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import math
+
+import numpy as np
+
 from ..core import ops, special
-from .array import asarray
+from ..core.primitive import composite
+from .array import asarray, canonical
 
 
 def relu(x):
@@ -34,6 +39,89 @@ def log_softmax(x, axis=-1):
     return special.log_softmax(asarray(x), axis)
 
 
+@composite("1 strictly between 0 and 6", elementwise=True)
+def relu6(x):
+    x = asarray(x)
+    inside = ops.logical_and(x > 0, x < 6)
+    return ops.where(inside, x, ops.where(x >= 6, 6.0, 0.0))  # gradient 0 at 0 and 6, as JAX's
+
+
+@composite("1 where x >= 0, else negative_slope", elementwise=True)
+def leaky_relu(x, negative_slope=0.01):
+    x = asarray(x)
+    return ops.where(x >= 0, x, negative_slope * x)
+
+
+@composite("1 where x > 0, else alpha exp(x)", elementwise=True)
+def elu(x, alpha=1.0):
+    x = asarray(x)
+    return ops.where(x > 0, x, alpha * ops.expm1(ops.where(x > 0, 0.0, x)))
+
+
+@composite("1 where x > 0, else exp(x / alpha)", elementwise=True)
+def celu(x, alpha=1.0):
+    x = asarray(x)
+    return ops.where(x > 0, x, alpha * ops.expm1(ops.where(x > 0, 0.0, x) / alpha))
+
+
+SELU_ALPHA = 1.6732632423543772848170429916717
+SELU_SCALE = 1.0507009873554804934193349852946
+
+
+@composite("scale where x > 0, else scale alpha exp(x)", elementwise=True)
+def selu(x):
+    return SELU_SCALE * elu(x, SELU_ALPHA)
+
+
+@composite("s(x) (1 + x (1 - s(x)))", elementwise=True)
+def silu(x):
+    x = asarray(x)
+    return x * ops.sigmoid(x)
+
+
+swish = silu
+
+
+@composite("gelu'(x)", elementwise=True)
+def gelu(x, approximate=True):
+    """JAX's default, the tanh form; ``approximate=False`` needs ``erf``, which the engine
+    has no rule for."""
+    if not approximate:
+        raise NotImplementedError("gradmagic.jax.nn.gelu(approximate=False): the exact form needs "
+                                  "erf, which the engine has no gradient rule for; use "
+                                  "approximate=True, JAX's default")
+    x = asarray(x)
+    return 0.5 * x * (1 + ops.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x ** 3)))
+
+
+@composite("1 / (|x| + 1)^2", elementwise=True)
+def soft_sign(x):
+    x = asarray(x)
+    return x / (ops.absolute(x) + 1)
+
+
+@composite("sigmoid(-x)", elementwise=True)
+def log_sigmoid(x):
+    return -ops.softplus(-asarray(x))
+
+
+@composite("1 where -1 <= x <= 1", elementwise=True)
+def hard_tanh(x):
+    x = asarray(x)
+    return ops.where(x > 1, 1.0, ops.where(x < -1, -1.0, x))
+
+
+def one_hot(x, num_classes, *, dtype=np.float32, axis=-1):
+    """Integer classes as one-hot rows (no gradient: classes are integers)."""
+    classes = np.asarray(asarray(x).numpy())
+    out = np.moveaxis(classes[..., None] == np.arange(num_classes), -1, axis)
+    return asarray(out.astype(canonical(dtype)))
+
+
+NAMES = ("relu", "relu6", "leaky_relu", "elu", "celu", "selu", "silu", "swish", "gelu", "soft_sign",
+         "log_sigmoid", "hard_tanh", "sigmoid", "softplus", "logsumexp", "softmax", "log_softmax",
+         "one_hot")
+
+
 def __getattr__(name):
-    raise AttributeError(f"gradmagic.jax.nn.{name} does not exist: it maps relu, sigmoid, "
-                         "softplus, logsumexp, softmax and log_softmax")
+    raise AttributeError(f"gradmagic.jax.nn.{name} does not exist: it maps {', '.join(NAMES)}")

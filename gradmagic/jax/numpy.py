@@ -11,7 +11,8 @@ import functools
 import numpy as np
 
 from ..core.tensor import Tensor
-from .array import Array, asarray, canonical, wrap
+from ..core import ops
+from .array import Array, absolute, asarray, canonical, wrap
 
 ndarray = Array
 pi, e, inf, nan, newaxis = np.pi, np.e, np.inf, np.nan, None
@@ -50,6 +51,35 @@ def array(object, dtype=None, copy=True, order=None, ndmin=0):  # noqa: A002  (N
     if isinstance(object, (list, tuple)) and any(isinstance(x, Tensor) for x in object):
         return np.stack([asarray(x) for x in object])  # records, as jnp.array of traced values
     return asarray(object, dtype)
+
+
+abs = absolute  # noqa: A001  (JAX's names; the derivative at 0 is JAX's: see array.absolute)
+
+
+def maximum(x1, x2):
+    """``np.maximum`` with JAX's derivative where the two are equal: half to each (NumPy's
+    NaN propagation kept)."""
+    x1, x2 = asarray(x1), asarray(x2)
+    return ops.where(x1 == x2, 0.5 * (x1 + x2), ops.maximum(x1, x2))
+
+
+def minimum(x1, x2):
+    """``np.minimum``, likewise: half to each where the two are equal."""
+    x1, x2 = asarray(x1), asarray(x2)
+    return ops.where(x1 == x2, 0.5 * (x1 + x2), ops.minimum(x1, x2))
+
+
+def clip(a, a_min=None, a_max=None, *, min=None, max=None):  # noqa: A002  (JAX's names)
+    """``jnp.clip``: ``minimum(maximum(a, lo), hi)``, so a value on a bound gets half the
+    gradient, as in JAX."""
+    lo = a_min if min is None else min
+    hi = a_max if max is None else max
+    out = asarray(a)
+    if lo is not None:
+        out = maximum(out, lo)
+    if hi is not None:
+        out = minimum(out, hi)
+    return out
 
 
 def _jnp(f):
