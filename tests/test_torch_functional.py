@@ -189,3 +189,21 @@ def test_grad_fn_is_named_as_pytorch_names_it():
     y = torch.tensor(Z)
     ops = [x * y, x - y, x / (y + 1), x ** 2, -x, x.abs(), x.sum(), x.sqrt()]
     assert [repr(t.grad_fn) for t in ops] == [f"<{n}>" for n in OPERATOR_NAMES]
+
+
+def test_kinks_as_pytorch():
+    """PyTorch 2.13.0+cpu: maximum and minimum give each side half where the two are equal
+    (gradmagic's own ops give it to the first, as TensorFlow); clamp gives 1 on a bound,
+    abs 0 at 0, a full max splits among equal maxima."""
+    def grads(f, *xs):
+        xs = [torch.tensor(x, requires_grad=True) for x in xs]
+        f(*xs).sum().backward()
+        return [x.grad.tolist() for x in xs]
+    a, b = [1.0, 2.0, 3.0], [1.0, 0.0, 4.0]
+    assert grads(torch.maximum, a, b) == [[0.5, 1.0, 0.0], [0.5, 0.0, 1.0]]
+    assert grads(torch.minimum, a, b) == [[0.5, 0.0, 1.0], [0.5, 1.0, 0.0]]
+    assert grads(lambda x, y: x.max(y), a, b) == [[0.5, 1.0, 0.0], [0.5, 0.0, 1.0]]
+    assert grads(lambda x: torch.clamp(x, 0.0, 1.0), [0.0, 0.5, 1.0, 2.0]) == [[1.0, 1.0, 1.0, 0.0]]
+    assert grads(torch.abs, [-1.0, 0.0, 1.0]) == [[-1.0, 0.0, 1.0]]
+    assert grads(lambda x: x.max(), [1.0, 3.0, 3.0]) == [[0.0, 0.5, 0.5]]
+    assert torch.maximum(torch.tensor([1.0]), 2).dtype == torch.float32  # a number stays weak

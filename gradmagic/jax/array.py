@@ -8,6 +8,7 @@ import warnings
 import numpy as np
 
 from ..core import ops
+from ..core.kinks import absolute_one_at_zero
 from ..core.tensor import Tensor
 
 
@@ -86,10 +87,8 @@ def _narrowed(prim, args, vals, out, params):
 
 
 def absolute(x):
-    """``|x|`` with JAX's derivative at 0, 1 (TensorFlow's and PyTorch's is 0): the exact
-    value, plus a term that is 0 but carries that 1 where ``x`` is 0."""
-    x = asarray(x)
-    return ops.absolute(x) + ops.where(x == 0, x - ops.stop_gradient(x), 0)
+    """``|x|`` with JAX's derivative at 0, 1 (TensorFlow's and PyTorch's is 0)."""
+    return absolute_one_at_zero(asarray(x))
 
 
 Array.result_class = Array

@@ -11,7 +11,7 @@ import functools
 import numpy as np
 
 from ..core.tensor import Tensor
-from ..core import ops
+from ..core.kinks import maximum_halves, minimum_halves
 from .array import Array, absolute, asarray, canonical, wrap
 
 ndarray = Array
@@ -57,16 +57,13 @@ abs = absolute  # noqa: A001  (JAX's names; the derivative at 0 is JAX's: see ar
 
 
 def maximum(x1, x2):
-    """``np.maximum`` with JAX's derivative where the two are equal: half to each (NumPy's
-    NaN propagation kept)."""
-    x1, x2 = asarray(x1), asarray(x2)
-    return ops.where(x1 == x2, 0.5 * (x1 + x2), ops.maximum(x1, x2))
+    """``np.maximum`` with JAX's derivative where the two are equal: half to each."""
+    return maximum_halves(asarray(x1), asarray(x2))
 
 
 def minimum(x1, x2):
     """``np.minimum``, likewise: half to each where the two are equal."""
-    x1, x2 = asarray(x1), asarray(x2)
-    return ops.where(x1 == x2, 0.5 * (x1 + x2), ops.minimum(x1, x2))
+    return minimum_halves(asarray(x1), asarray(x2))
 
 
 def clip(a, a_min=None, a_max=None, *, min=None, max=None):  # noqa: A002  (JAX's names)

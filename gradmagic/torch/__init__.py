@@ -23,6 +23,7 @@ import numpy as np
 
 from .. import out_of_scope
 from ..core import ops
+from ..core.kinks import maximum_halves, minimum_halves
 from ..core.tensor import Tensor as CoreTensor
 from . import autograd, nn
 from .graph import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
@@ -216,11 +217,12 @@ def pow(input, exponent):  # noqa: A001
 
 
 def maximum(input, other):
-    return np.maximum(_t(input), other)
+    """``torch.maximum``: half the gradient to each where the two are equal, as PyTorch's."""
+    return maximum_halves(_t(input), other)
 
 
 def minimum(input, other):
-    return np.minimum(_t(input), other)
+    return minimum_halves(_t(input), other)
 
 
 def where(condition, input=None, other=None):

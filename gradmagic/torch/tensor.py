@@ -13,6 +13,7 @@ import collections
 import numpy as np
 
 from ..core import ops, special
+from ..core.kinks import maximum_halves, minimum_halves
 from ..core.tensor import Tensor as CoreTensor
 from ..core.tensor import to_array
 from .._backend import default_xp
@@ -365,7 +366,7 @@ class Tensor(GraphTensor):
 
     def _extreme(self, name, dim, keepdim, other):
         if isinstance(dim, CoreTensor) or other is not None:  # elementwise, as torch.maximum
-            return (np.maximum if name == "max" else np.minimum)(self, dim if other is None else other)
+            return (maximum_halves if name == "max" else minimum_halves)(self, dim if other is None else other)
         if dim is None:
             return (ops.max if name == "max" else ops.min)(self)
         index = (np.argmax if name == "max" else np.argmin)(self.value, axis=dim, keepdims=True)

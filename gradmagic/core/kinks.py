@@ -1,0 +1,26 @@
+"""Derivatives at kinks, where frameworks differ and a dialect says its framework's.
+
+gradmagic's own ops follow TensorFlow: ``maximum``'s gradient goes to the first argument
+where the two are equal, and ``abs``'s derivative at 0 is ``sign(0) = 0``. PyTorch and JAX
+split a tie of ``maximum``/``minimum`` half and half, and JAX gives ``abs`` a derivative of
+1 at 0. Each function here keeps the exact value (NaN propagation included) and changes
+only the derivative at the kink.
+"""
+
+from . import ops
+
+
+def maximum_halves(x1, x2):
+    """``maximum``, with half the gradient to each side where the two are equal."""
+    return ops.where(x1 == x2, 0.5 * (x1 + x2), ops.maximum(x1, x2))
+
+
+def minimum_halves(x1, x2):
+    """``minimum``, with half the gradient to each side where the two are equal."""
+    return ops.where(x1 == x2, 0.5 * (x1 + x2), ops.minimum(x1, x2))
+
+
+def absolute_one_at_zero(x):
+    """``|x|`` with a derivative of 1 at 0: the exact value, plus a term that is 0 but
+    carries that 1 where ``x`` is 0."""
+    return ops.absolute(x) + ops.where(x == 0, x - ops.stop_gradient(x), 0)
