@@ -1,5 +1,6 @@
 """``np.sinc`` on Tensors: ``sin(pi x) / (pi x)``, 1 at 0, with every derivative right
-there too; and ``softmax`` and ``log_softmax``, which every dialect's namespace maps.
+there too; ``softmax`` and ``log_softmax``, which every dialect's namespace maps, and the
+constants and formulas of the activations they share (``selu``'s, ``gelu``'s tanh form).
 
 ``sin(y) / y`` differentiated as written has ``0 / 0`` at 0, and a ``where`` that picks
 1 there gives the right value and first derivative but a second derivative of 0 (it is
@@ -63,6 +64,18 @@ def softmax(x, axis=-1):
 def log_softmax(x, axis=-1):
     """``x - logsumexp(x, axis)``."""
     return x - ops.logsumexp(x, axis=axis, keepdims=True)
+
+
+# the activations every dialect's namespace has, each with its framework's convention at 0:
+# their shared constants and formulas
+SELU_ALPHA = 1.6732632423543772848170429916717
+SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def gelu_tanh(x):
+    """The tanh form of gelu, ``0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3)))``: the
+    exact form needs ``erf``, which has no rule here."""
+    return 0.5 * x * (1 + ops.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x * x * x)))
 
 
 FUNCTIONS = {np.sinc: sinc}

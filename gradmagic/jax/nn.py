@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from ..core import ops, special
@@ -64,13 +62,9 @@ def celu(x, alpha=1.0):
     return ops.where(x > 0, x, alpha * ops.expm1(ops.where(x > 0, 0.0, x) / alpha))
 
 
-SELU_ALPHA = 1.6732632423543772848170429916717
-SELU_SCALE = 1.0507009873554804934193349852946
-
-
 @composite("scale where x > 0, else scale alpha exp(x)", elementwise=True)
 def selu(x):
-    return SELU_SCALE * elu(x, SELU_ALPHA)
+    return special.SELU_SCALE * elu(x, special.SELU_ALPHA)
 
 
 @composite("s(x) (1 + x (1 - s(x)))", elementwise=True)
@@ -91,7 +85,7 @@ def gelu(x, approximate=True):
                                   "erf, which the engine has no gradient rule for; use "
                                   "approximate=True, JAX's default")
     x = asarray(x)
-    return 0.5 * x * (1 + ops.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x ** 3)))
+    return special.gelu_tanh(x)
 
 
 @composite("1 / (|x| + 1)^2", elementwise=True)

@@ -9,6 +9,7 @@ import numpy as np
 from ..core import ops, statistics
 from ..core.ops import stop_gradient
 from ..core.primitive import composite
+from ..core.special import SELU_ALPHA, SELU_SCALE, gelu_tanh
 from ..errors import GradientValueError
 from .random import uniform
 from .arrays import gather
@@ -18,9 +19,6 @@ from .tensors import as_tensor, check_dtype, missing, not_supported
 
 sigmoid, softplus, relu, tanh, softsign = (ELEMENTWISE[k] for k in (
     "sigmoid", "softplus", "relu", "tanh", "softsign"))
-
-SELU_ALPHA = 1.6732632423543772848170429916717
-SELU_SCALE = 1.0507009873554804934193349852946
 
 
 @composite("[0 < x < 6]", elementwise=True)
@@ -69,7 +67,7 @@ def gelu(features, approximate=False, name=None):
         raise not_supported("tf.nn.gelu(approximate=False)", "the exact form (erf)",
                             "the engine has no rule for erf: use approximate=True (the tanh form)")
     x = as_tensor(features)
-    return 0.5 * x * (1 + ops.tanh(np.sqrt(2 / np.pi) * (x + 0.044715 * x * x * x)))
+    return gelu_tanh(x)
 
 
 def bias_add(value, bias, data_format=None, name=None):

@@ -3,12 +3,12 @@ gradmagic's ops, with PyTorch's conventions where they differ from TensorFlow's 
 gradient of ``leaky_relu`` and ``elu`` at 0 is the negative side's, ``reduction=``)."""
 
 import functools
-import math
 
 import numpy as np
 
 from ...core import ops, statistics
 from ...core.primitive import composite
+from ...core.special import SELU_ALPHA, SELU_SCALE, gelu_tanh
 
 def _named(name):
     """The function's result has PyTorch's ``grad_fn`` name (``ReluBackward0``), where the
@@ -23,10 +23,6 @@ def _named(name):
             return out
         return run
     return wrap
-
-
-SELU_ALPHA = 1.6732632423543772848170429916717
-SELU_SCALE = 1.0507009873554804934193349852946
 
 
 @_named("Relu")
@@ -92,8 +88,7 @@ def gelu(input, approximate="none"):
         raise NotImplementedError(
             "gradmagic.torch.nn.functional.gelu(approximate='none'): the exact form needs erf, "
             "which the engine has no gradient rule for; use approximate='tanh'")
-    inner = math.sqrt(2 / math.pi) * (input + 0.044715 * input ** 3)
-    return 0.5 * input * (1 + ops.tanh(inner))
+    return gelu_tanh(input)
 
 
 @_named("LogSigmoid")
