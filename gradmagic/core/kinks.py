@@ -11,13 +11,14 @@ from . import ops
 
 
 def maximum_halves(x1, x2):
-    """``maximum``, with half the gradient to each side where the two are equal."""
-    return ops.where(x1 == x2, 0.5 * (x1 + x2), ops.maximum(x1, x2))
+    """``maximum``, with half the gradient to each side where the two are equal (there the
+    value is ``0.5 x1 + 0.5 x2``, which cannot overflow; exact but for subnormal ties)."""
+    return ops.where(x1 == x2, 0.5 * x1 + 0.5 * x2, ops.maximum(x1, x2))
 
 
 def minimum_halves(x1, x2):
     """``minimum``, with half the gradient to each side where the two are equal."""
-    return ops.where(x1 == x2, 0.5 * (x1 + x2), ops.minimum(x1, x2))
+    return ops.where(x1 == x2, 0.5 * x1 + 0.5 * x2, ops.minimum(x1, x2))
 
 
 def absolute_one_at_zero(x):
