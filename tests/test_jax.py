@@ -463,6 +463,8 @@ def test_maximum_minimum_clip_and_abs_at_a_tie_as_jax():
         assert jax.vmap(jax.grad(lambda t: f(t)))(KINKS).numpy().tolist() == [-1.0, -1.0, 1.0, 1.0, 1.0, 1.0, 1.0]
     assert jnp.maximum(KINKS, y).numpy().tolist() == [-2.0, 0.0, 0.0, 1.0, 1.0, 6.0, 8.0]
     assert np.isnan(jnp.maximum(jnp.array([np.nan]), 1.0).numpy()[0])  # NaN kept, as NumPy and JAX
+    ints = jnp.maximum(jnp.array([1, 5]), jnp.array([1, 2]))  # integers keep their dtype, as JAX's
+    assert ints.dtype == np.int32 and jnp.clip(jnp.array([1, 5]), 0, 3).numpy().tolist() == [1, 3]
     big = jnp.array([3e38, np.inf, -np.inf])  # a tie's value cannot overflow
     assert jnp.maximum(big, big).numpy().tolist() == big.numpy().tolist()
     assert str(jnp.abs(jnp.array([-0.0, -1.0])).numpy().tolist()) == "[0.0, 1.0]"

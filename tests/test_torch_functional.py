@@ -207,3 +207,5 @@ def test_kinks_as_pytorch():
     assert grads(torch.abs, [-1.0, 0.0, 1.0]) == [[-1.0, 0.0, 1.0]]
     assert grads(lambda x: x.max(), [1.0, 3.0, 3.0]) == [[0.0, 0.5, 0.5]]
     assert torch.maximum(torch.tensor([1.0]), 2).dtype == torch.float32  # a number stays weak
+    assert torch.maximum(torch.tensor([1, 5]), torch.tensor([1, 2])).tolist() == [1, 5]
+    assert torch.maximum(torch.tensor([1, 5]), torch.tensor([1, 2])).dtype == torch.int64

@@ -7,17 +7,32 @@ split a tie of ``maximum``/``minimum`` half and half, and JAX gives ``abs`` a de
 only the derivative at the kink.
 """
 
+from .._backend import kind
 from . import ops
+from .tensor import raw
+
+
+def _floating(*xs):
+    """Whether any of ``xs`` is floating (integers have no gradient, and keep their dtype)."""
+    for x in xs:
+        dtype = getattr(raw(x), "dtype", None)
+        if isinstance(x, float) or (dtype is not None and kind(dtype) in "fc"):
+            return True
+    return False
 
 
 def maximum_halves(x1, x2):
     """``maximum``, with half the gradient to each side where the two are equal (there the
     value is ``0.5 x1 + 0.5 x2``, which cannot overflow; exact but for subnormal ties)."""
+    if not _floating(x1, x2):
+        return ops.maximum(x1, x2)
     return ops.where(x1 == x2, 0.5 * x1 + 0.5 * x2, ops.maximum(x1, x2))
 
 
 def minimum_halves(x1, x2):
     """``minimum``, with half the gradient to each side where the two are equal."""
+    if not _floating(x1, x2):
+        return ops.minimum(x1, x2)
     return ops.where(x1 == x2, 0.5 * x1 + 0.5 * x2, ops.minimum(x1, x2))
 
 
