@@ -1,4 +1,5 @@
-"""W2's least tape: the smallest reverse-mode tape that runs W2's code as a NumPy user writes it.
+"""The least tape: the smallest reverse-mode tape that runs W2's code as a NumPy user writes
+it, and, with the least ``custom_gradient``, W5's (the seed's) as a TensorFlow user writes it.
 
 ``np.exp(np.tanh(y) * c) + x`` on its values goes through NumPy's ``__array_ufunc__`` and
 Python's operators, as on gradmagic's Tensors; each op appends one entry (its rule, its
@@ -25,7 +26,7 @@ class Value:
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         if len(inputs) == 2:  # a NumPy number times a Value: W5's grad_fn, in the backward pass
-            return _times_number(inputs[1], inputs[0]) if inputs[1] is self else _times_number(self, inputs[1])
+            return self * (inputs[0] if inputs[1] is self else inputs[1])
         x = self.value
         out = _new(Value)
         out.value = ufunc(x)
@@ -93,10 +94,6 @@ def w2_any_tape(x0, chain, c):
 
 
 # -- W5: the seed's foo(foo(foo(x))) with its custom gradient ---------------------------------
-def _times_number(v, c):
-    return Value.__mul__(v, c)
-
-
 def custom_gradient(f):
     """The least ``custom_gradient``: the body runs (its ops recorded, as TensorFlow records
     them), its output becomes a new value recorded as one op whose rule is ``grad_fn``; no

@@ -369,7 +369,7 @@ def test_turning_on_a_check_gradmagic_does_not_make_says_so():
     the job is done (a trace's nan-origin note), rather than ignore the switch."""
     with pytest.warns(UserWarning, match=r"does not stop at the first NaN.*gm\.trace\(\)"):
         jax.config.update("jax_debug_nans", True)
-    with pytest.warns(UserWarning, match="first inf"):
+    with pytest.warns(UserWarning, match=r"first NaN or inf as JAX.s jax_debug_infs"):
         jax.config.update("jax_debug_infs", True)
     with warnings.catch_warnings():
         warnings.simplefilter("error")

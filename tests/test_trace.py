@@ -659,6 +659,9 @@ def test_a_large_local_with_unknown_elements_says_how_many():
     local = np.ma.masked_array(np.linspace(1.0, 2.0, 20), mask=np.arange(20) % 5 == 0)
     assert summary(local, brief=True) == "(20) f64 ∈ [1.053, 2] ?:4"
     assert summary(np.ma.masked_array(np.array(2.0), mask=True)) == "?"
+    few = np.ma.masked_array(np.arange(5.0), mask=[True, True, True, True, False])  # one known
+    assert summary(few, brief=True) == "(5) f64 ∈ [4, 4] ?:4"
+    assert summary(np.ma.masked_array(np.arange(6.0), mask=np.arange(6) == 0)) == "(6) f64 [?, 1, 2, ...] min 1 max 5 ?:1"
 
 
 def test_a_forward_mode_row_of_a_custom_function_is_unknown_where_the_tangent_in_is_zero():

@@ -260,3 +260,11 @@ def _masked_where_message(trace, row, f, k):
             f"derivative is not finite, and 0 * inf = NaN, so the NaN reaches the inputs even "
             f"though where never selected those values. Cause: {why}. Fix: make the "
             f"branch safe where it is not selected, a where inside the where: {code}.")
+
+
+def no_first_nan_stop(dialect, switch):
+    """What ``dialect`` says of ``switch``, its framework's way to stop at the first NaN or
+    inf, which gradmagic does not honour: where the same is found instead."""
+    return (f"{dialect} does not stop at the first NaN or inf as {switch} does; run the code "
+            "under gm.trace() (or %%gradtrace): its nan-origin note names the op where a NaN or "
+            "inf was born, forward or backward, and why")

@@ -10,17 +10,10 @@ import numpy as np
 from ..core import ops
 from ..core.kinks import absolute_one_at_zero
 from ..core.tensor import Tensor
+from ..debug.nans import no_first_nan_stop
 
 
-# JAX's checks that gradmagic does not make: turning one on says so, and what does the job
-UNCHECKED = {
-    "jax_debug_nans": "gradmagic.jax does not stop at the first NaN as JAX's jax_debug_nans "
-                      "does; run the code under gm.trace() (or %%gradtrace): its nan-origin "
-                      "note names the op where a NaN was born, forward or backward, and why",
-    "jax_debug_infs": "gradmagic.jax does not stop at the first inf as JAX's jax_debug_infs "
-                      "does; run the code under gm.trace() (or %%gradtrace): its nan-origin "
-                      "note names the op where an inf was born, forward or backward, and why",
-}
+UNCHECKED = ("jax_debug_nans", "jax_debug_infs")  # JAX's checks gradmagic does not make
 
 
 class Config:
@@ -33,8 +26,8 @@ class Config:
     def update(self, name, value):
         if name == "jax_enable_x64":
             self.jax_enable_x64 = bool(value)
-        elif name in UNCHECKED and value:
-            warnings.warn(UNCHECKED[name], stacklevel=2)
+        elif name in UNCHECKED and value:  # turning one on says so, and what does the job
+            warnings.warn(no_first_nan_stop("gradmagic.jax", f"JAX's {name}"), stacklevel=2)
         elif not name.startswith("jax_"):
             raise AttributeError(f"Unrecognized config option: {name}")
 

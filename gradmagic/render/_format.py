@@ -71,31 +71,37 @@ def summary(value, precision=4, brief=False):
         return str(host.tolist()) if host.size <= SHOWN else f"{host.shape} bool, {int(host.sum())} true"
     if value.ndim == 0:
         return number(to_host(value), precision) if k in "fiu" else str(to_host(value))
-    size = int(value.size)
+    if value.size <= SHOWN:
+        return _nested(np.asarray(to_host(value)).tolist(), precision)
     xp = xp_of(value)
     flat = xp.reshape(value, (-1,))
-    shown = np.asarray(to_host(flat[:min(size, SHOWN if size <= SHOWN else 3)]))
-    values = ", ".join(number(v, precision) if shown.dtype.kind in "fiu" else str(v) for v in shown)
-    if size <= SHOWN:
-        return _nested(np.asarray(to_host(value)).tolist(), precision)
+    text = _head(value, () if brief else np.asarray(to_host(flat[:3])).tolist(), precision, brief)
+    return text + (_spread(flat, xp, precision, brief) if k in "fc" else "")
+
+
+def _head(value, first, precision, brief):
+    """A larger array's shape and dtype, and (unless ``brief``) its ``first`` values."""
     shape = "(" + ",".join(str(n) for n in value.shape) + ")"
     name = numpy_dtype(value.dtype).name  # float32, also for array_api_strict.float32
     text = f"{shape} {_SHORT.get(name, name)}"
-    if not brief:
-        text += f" [{values}, ...]"
-    if k in "fc":
-        finite = xp.isfinite(flat)
-        ns = numpy_names(xp)  # sums of booleans, on any module
-        n_nan = int(to_host(ns.sum(xp.isnan(flat))))
-        n_inf = int(to_host(ns.sum(xp.isinf(flat))))
-        if bool(to_host(xp.any(finite))):
-            lo = number(to_host(xp.min(xp.where(finite, flat, xp.inf))), precision)
-            hi = number(to_host(xp.max(xp.where(finite, flat, -xp.inf))), precision)
-            text += f" ∈ [{lo}, {hi}]" if brief else f" min {lo} max {hi}"
-        if n_nan:
-            text += f" nan:{n_nan}"
-        if n_inf:
-            text += f" inf:{n_inf}"
+    return text if brief else text + f" [{', '.join(_nested(v, precision) for v in first)}, ...]"
+
+
+def _spread(flat, xp, precision, brief):
+    """The finite range of the floating values ``flat`` and their NaN and Inf counts."""
+    finite = xp.isfinite(flat)
+    ns = numpy_names(xp)  # sums of booleans, on any module
+    n_nan = int(to_host(ns.sum(xp.isnan(flat))))
+    n_inf = int(to_host(ns.sum(xp.isinf(flat))))
+    text = ""
+    if bool(to_host(xp.any(finite))):
+        lo = number(to_host(xp.min(xp.where(finite, flat, xp.inf))), precision)
+        hi = number(to_host(xp.max(xp.where(finite, flat, -xp.inf))), precision)
+        text += f" ∈ [{lo}, {hi}]" if brief else f" min {lo} max {hi}"
+    if n_nan:
+        text += f" nan:{n_nan}"
+    if n_inf:
+        text += f" inf:{n_inf}"
     return text
 
 
@@ -112,16 +118,15 @@ UNKNOWN = "?"  # an element of a masked array: a local derivative no one can tel
 
 
 def _masked(value, precision, brief):
-    """A host masked array: a small one with ``UNKNOWN`` for each masked element, a larger
-    one as ``summary`` gives its known elements, with its own shape and the unknown count."""
+    """A host masked array: ``UNKNOWN`` for each masked element of a small one; for a larger
+    one, its shape and dtype, the range of its known elements and how many are unknown."""
     unknown = int(np.ma.count_masked(value))
     if not unknown:
         return summary(value.data, precision, brief)
     if value.size <= SHOWN:
         return _nested(value.tolist(), precision) if value.ndim else UNKNOWN
-    known = summary(value.compressed(), precision, True)  # "(n) f64 ∈ [lo, hi] ..."
-    shape = "(" + ",".join(str(n) for n in value.shape) + ")"
-    return shape + known[known.index(")") + 1:] + f" {UNKNOWN}:{unknown}"
+    text = _head(value, value.ravel()[:3].tolist(), precision, brief)
+    return text + _spread(value.compressed(), np, precision, brief) + f" {UNKNOWN}:{unknown}"
 
 
 def bad_count(value):

@@ -4,6 +4,7 @@
 import warnings
 
 from .._scans import has_nan, nonfinite
+from ..debug.nans import no_first_nan_stop
 from ..errors import GradientValueError
 from .tensors import as_tensor, missing
 
@@ -27,10 +28,8 @@ def check_numerics(tensor, message, name=None):
 def enable_check_numerics(stack_height_limit=30, path_length_limit=50):
     """``tf.debugging.enable_check_numerics``: gradmagic does not stop at the first NaN or
     inf; this says so, and what does the job, rather than leave the switch without effect."""
-    warnings.warn("gradmagic.tf does not stop at the first NaN or inf as TensorFlow's "
-                  "enable_check_numerics does; run the code under gm.trace() (or %%gradtrace): "
-                  "its nan-origin note names the op where a NaN or inf was born, forward or "
-                  "backward, and why (tf.debugging.check_numerics checks one tensor)", stacklevel=2)
+    warnings.warn(no_first_nan_stop("gradmagic.tf", "TensorFlow's enable_check_numerics"),
+                  stacklevel=2)
 
 
 def disable_check_numerics():

@@ -76,8 +76,9 @@ class _NoDevices:
     ``device = "cuda" if torch.cuda.is_available() else "cpu"`` of most scripts picks the CPU
     (a GPU is ``gm.set_backend("cupy")``'s, with ``device="cpu"`` kept)."""
 
-    def __init__(self, name):
+    def __init__(self, name, **more):
         self.name = name
+        self.__dict__.update(more)  # the namespace's own answers (accelerator's current one)
 
     @staticmethod
     def is_available():
@@ -88,12 +89,11 @@ class _NoDevices:
         return 0
 
     def __getattr__(self, name):
-        if self.name == "accelerator" and name == "current_accelerator":
-            return lambda check_available=False: None
         raise AttributeError(missing(f"torch.{self.name}.{name}"))
 
 
-cuda, accelerator = _NoDevices("cuda"), _NoDevices("accelerator")
+cuda = _NoDevices("cuda")
+accelerator = _NoDevices("accelerator", current_accelerator=lambda check_available=False: None)
 
 
 def set_default_device(device):

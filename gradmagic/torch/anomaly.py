@@ -11,21 +11,9 @@ import warnings
 from .._scans import has_nan
 from ..core.context import Listener
 from ..core.tensor import Tensor
+from .values import step_name
 
 ANOMALY = contextvars.ContextVar("gradmagic_torch_anomaly", default=False)
-
-
-# the engine's op -> PyTorch's name for it, where the two differ
-PYTORCH_NAMES = {"multiply": "Mul", "subtract": "Sub", "divide": "Div", "true_divide": "Div",
-                 "power": "Pow", "negative": "Neg", "absolute": "Abs", "reshape": "View"}
-
-
-def step_name(prim) -> str:
-    """A step as PyTorch names its ``grad_fn``: ``MulBackward0``, ``LegendrePolynomial3Backward``."""
-    if prim.joint:
-        return f"{prim.name}Backward"
-    name = PYTORCH_NAMES.get(prim.name) or "".join(p.capitalize() for p in prim.name.split("_"))
-    return name + "Backward0"
 
 
 class NanWatch(Listener):

@@ -33,7 +33,8 @@ from ..core.backward import ones
 from ..core.context import LEVEL, listeners
 from ..core.tape import TapeView
 from ..core.tensor import Tensor as CoreTensor
-from .anomaly import hooks_with_anomaly, step_name
+from .anomaly import hooks_with_anomaly
+from .values import step_name
 
 GRAD = contextvars.ContextVar("gradmagic_torch_grad", default=True)  # grad mode, per thread
 

@@ -1,5 +1,6 @@
 """What PyTorch's tensors are made of besides values: ``torch.Size``, devices (the CPU
-only), seeded generators, and the way a tensor prints."""
+only), seeded generators, the way a tensor prints, and
+the names PyTorch gives its grad_fns."""
 
 from __future__ import annotations
 
@@ -16,6 +17,19 @@ def missing(what):
             "elementwise functions and reductions), not all of PyTorch; out of scope: CUDA "
             "devices (use gm.set_backend('cupy')), torch.nn modules and optimizers, "
             "torch.compile, torch.func and complex dtypes")
+
+
+# the engine's op -> PyTorch's name for it, where the two differ
+PYTORCH_NAMES = {"multiply": "Mul", "subtract": "Sub", "divide": "Div", "true_divide": "Div",
+                 "power": "Pow", "negative": "Neg", "absolute": "Abs", "reshape": "View"}
+
+
+def step_name(prim) -> str:
+    """A step as PyTorch names its ``grad_fn``: ``MulBackward0``, ``LegendrePolynomial3Backward``."""
+    if prim.joint:
+        return f"{prim.name}Backward"
+    name = PYTORCH_NAMES.get(prim.name) or "".join(p.capitalize() for p in prim.name.split("_"))
+    return name + "Backward0"
 
 
 def default_float():
