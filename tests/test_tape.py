@@ -70,12 +70,27 @@ def test_constant_python_float_value_is_exact_in_float32():
 
 
 @pytest.mark.parametrize("value", [2.0, -0.1, float("inf")], ids=["two", "tenth", "inf"])
-def test_constant_of_a_python_float_is_what_to_array_gives(value):
-    # gm.constant takes a Python float straight to a float32 array: the same as the general path
-    from gradmagic.core.tensor import to_array
-    fast, general = gm.constant(value).value, to_array(value, None, "constant", "value")
-    assert type(fast) is type(general) is np.ndarray and fast.dtype == general.dtype
-    assert fast.shape == general.shape == () and fast == general
+def test_constant_of_a_python_float_is_what_the_general_path_gives(value):
+    # gm.constant takes a Python float straight to float32; the general path (a dtype given,
+    # or a NumPy value) gives the same: a NumPy scalar, as TensorFlow's .numpy() of a scalar
+    fast = gm.constant(value).value
+    for general in (gm.constant(value, dtype=np.float32).value, gm.constant(np.float32(value)).value,
+                    gm.constant(np.array(value, np.float32)).value):
+        assert type(fast) is type(general) is np.float32
+        assert fast == general or (np.isnan(fast) and np.isnan(general))
+    assert type(gm.constant([value]).value) is np.ndarray  # an array stays one
+
+
+def test_a_scalar_constant_holds_what_tensorflow_gives():
+    # tf.constant(2.0).numpy() is np.float32(2.0), a NumPy scalar (TensorFlow 2.21.0), and
+    # NumPy's ops on 0-d values return scalars too: a scalar constant differentiates as before
+    x = gm.constant(3.0)
+    assert type(x.numpy()) is np.float32 and x.numpy() == 3.0
+    with gm.GradientTape() as tape:
+        tape.watch(x)
+        y = x * x * x
+    g = tape.gradient(y, x)
+    assert g.dtype == np.float32 and float(g) == 27.0
 
 
 @pytest.mark.parametrize("value, dtype, expected", [

@@ -69,7 +69,7 @@ def ones(x):
     NumPy array's, its dtype's shared read-only one, which ``known_ones`` recognises, with
     its views."""
     if isinstance(x, np.generic):
-        return x.dtype.type(1)
+        return type(x)(1)
     if not x.shape and type(x) is np.ndarray:
         return one(x.dtype)
     return xp_of(x).ones(x.shape, dtype=x.dtype)
@@ -123,9 +123,17 @@ def _plain(entries, ids, grads, want, found, free):
         if free:
             entries[k] = None
         if type(out) is tuple:  # an op with several outputs (a custom function's, often one)
-            g = _upstreams(grads, out, want, found, False)
-            if g is None:
-                continue
+            if len(out) == 1:  # _upstreams' commonest case, inline: one output
+                g = pop(id(out[0]), None)
+                if g is None:
+                    continue
+                if id(out[0]) in want:
+                    found[id(out[0])] = g
+                g = (g,)
+            else:
+                g = _upstreams(grads, out, want, found, False)
+                if g is None:
+                    continue
             ans = out if prim.joint else tuple([o.value for o in out])  # a custom rule reads none
         else:
             g = pop(id(out), None)
@@ -137,7 +145,7 @@ def _plain(entries, ids, grads, want, found, free):
         vjps = prim.vjps
         joint = prim.joint
         if joint:  # one call gives every input's gradient (a custom gradient)
-            vjps = vjps(g, ans, *vals, **params)
+            vjps = vjps(g, ans, vals, params)
         i = -1
         for a in args:
             i += 1
@@ -195,7 +203,7 @@ def _heard(entries, ids, grads, want, found, record, hooks, free):
         joint = prim.joint
         if joint:  # one call gives every input's gradient (a custom gradient)
             try:
-                vjps = vjps(g, ans, *rule_args, **params)
+                vjps = vjps(g, ans, rule_args, params)
             except Exception as e:
                 for h in hooks:
                     h.on_backward_error(entry, g, e, order)

@@ -45,8 +45,17 @@ class _VariableWatcher(Listener):
 NO_KEYWORDS = {}  # the keyword arguments of a call that has none (shared: never written to)
 
 
-def _custom_vjp(g, ans, *args, call):
-    return call.gradients(g)
+def _call_gradients(g, ans, args, params):
+    return params["call"].gradients(g)
+
+
+def custom_primitive(name: str, label: str) -> Primitive:
+    """The joint primitive that a custom function's calls are recorded as: its one rule asks
+    the call it is given (``params["call"]``, a ``CustomCall``) for every input's gradient;
+    ``label`` is how a trace writes the local derivative."""
+    prim = Primitive(name)
+    prim.vjps, prim.joint, prim.labels = _call_gradients, True, (label,)
+    return prim
 
 
 def _describe(v):
@@ -180,6 +189,8 @@ def _sequence(call, result, n, what, bare=True):
 def as_is(xv, gv) -> bool:
     """Whether ``gv`` is a gradient for a value ``xv`` as it stands: of its module (a NumPy
     scalar for a NumPy array), shape and dtype."""
+    if type(gv) is type(xv) and isinstance(gv, np.generic):  # NumPy scalars of one type: one dtype
+        return True
     same_module = type(gv) is type(xv) or (type(xv) is np.ndarray and isinstance(gv, np.generic))
     return same_module and hasattr(gv, "shape") and gv.shape == xv.shape and gv.dtype == xv.dtype
 
@@ -322,10 +333,7 @@ class CustomGradientFunction:
         # how many arguments such a call takes: from the required ones to all ((1, 0): none)
         self._arity = (1, 0) if self._positional is None else (
             sum(p.default is p.empty for p in params), len(params))
-        self._prim = Primitive(self._name)
-        self._prim.vjps = _custom_vjp
-        self._prim.joint = True
-        self._prim.labels = ("grad_fn(upstream)",)
+        self._prim = custom_primitive(self._name, "grad_fn(upstream)")
 
     def __get__(self, obj, objtype=None):
         if obj is None:

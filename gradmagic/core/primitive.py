@@ -25,8 +25,9 @@ class Primitive:
     ``impl(xp)`` gives the forward function for an array module (``np``: the NumPy one);
     ``vjps[i]`` is the vector-Jacobian product for argument ``i`` (``None``: no gradient),
     called as ``vjp(g, ans, *args, **params)``; ``labels[i]`` is how the trace writes it.
-    A ``joint`` primitive (a custom gradient) has one ``vjps(g, ans, *args, **params)``
-    that returns the gradients of all arguments at once.
+    A ``joint`` primitive (a custom gradient) has one ``vjps(g, ans, args, params)``
+    (the arguments as a tuple, the parameters as a dict: one call per op, unpacked by
+    none) that returns the gradients of all arguments at once.
     """
 
     __slots__ = ("name", "forward", "op", "portable", "vjps", "joint", "labels", "differentiable",

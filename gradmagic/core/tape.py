@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import warnings
 
+import numpy as np
+
 from .._backend import TENSORS_APART, common_xp, kind, settle, xp_of
 from ..errors import (GradientTypeError, GradientValueError, TapeError, TapeReentryError,
                       WatchTypeError)
@@ -17,7 +19,7 @@ from . import ops
 from .backward import backward, ones
 from .context import LEVEL, TAPES, listeners, push, recording, remove, without
 from .nest import flatten
-from .tensor import Tensor, Variable
+from .tensor import Tensor, Variable, wrap
 
 
 class TapeView:
@@ -220,7 +222,7 @@ class GradientTape:
         persistent; when no listener needs the entries afterwards, each is freed once
         walked (so the values it saved go as soon as they are used, as in PyTorch).
         ``hooks``: the listeners, where the caller has them."""
-        want = {id(s) for s in sources}
+        want = {id(sources[0])} if len(sources) == 1 else {id(s) for s in sources}
         if len(targets) == 1:
             start = {id(targets[0]): seeds[0]}
         else:
@@ -398,8 +400,10 @@ def _as_tensor(x):
 
 
 def _finish(g, source, how, fn, shape=None):
+    if type(g) is type(source.value) and isinstance(g, np.floating):  # the commonest: a NumPy
+        return wrap(g)  # scalar of the source's own type (a 0-d source's, or a total's)
     if g is not None and g.dtype == source.value.dtype and kind(g.dtype) in "fc":  # the common case
-        return g if isinstance(g, Tensor) else Tensor(g)
+        return g if isinstance(g, Tensor) else wrap(g)
     if kind(source.dtype) not in "fc":
         warnings.warn(f"{fn}: The dtype of the watched tensor must be floating (e.g. float32), "
                       f"got {source.dtype}; its gradient is None", stacklevel=3)

@@ -103,6 +103,17 @@ class Tensor:
             "np.concatenate of the pieces), or use a Variable's assign()")
 
 
+def wrap(value) -> Tensor:
+    """A Tensor holding ``value``, an array or NumPy scalar, as it is: ``Tensor(value)``
+    without its conversion check, for the engine's own results."""
+    t = _new(Tensor)
+    t.value = value
+    return t
+
+
+_new = object.__new__
+
+
 Tensor.result_class = Tensor  # an op on Tensors gives a Tensor (a Variable's too); a dialect's
 # subclass sets its own, so that results stay in its vocabulary, and may set ``made``, a hook
 # called as made(prim, args, vals, out, params) by each differentiable op that makes one
@@ -284,6 +295,9 @@ def constant(value, dtype=None) -> Tensor:
     >>> gm.constant(2.0)
     <gm.Tensor: shape=(), dtype=float32, numpy=2.0>
     """
-    if type(value) is float and dtype is None and default_xp() is np:  # the commonest: to_array's answer
-        return Tensor(np.array(value, np.float32))
-    return Tensor(to_array(value, dtype, "constant", "value"))
+    if type(value) is float and dtype is None and default_xp() is np:  # the commonest: the general answer
+        return Tensor(np.float32(value))
+    arr = to_array(value, dtype, "constant", "value")
+    # a 0-d NumPy value is held as a NumPy scalar, as TensorFlow's .numpy() gives one and as
+    # NumPy's ops on 0-d values return: its arithmetic is several times quicker than a 0-d array's
+    return Tensor(arr[()] if type(arr) is np.ndarray and not arr.shape else arr)

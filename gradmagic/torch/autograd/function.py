@@ -15,7 +15,7 @@ import inspect
 
 from ...core.backward import broadcast_axes, unbroadcast
 from ...core.context import LEVEL, listeners
-from ...core.custom import CustomCall
+from ...core.custom import CustomCall, custom_primitive
 from ...core.ops import astype
 from ...core.primitive import Primitive, variadic
 from ...core.tensor import Tensor as CoreTensor
@@ -238,10 +238,6 @@ class FunctionNode(Node):
         self.freed = self.ctx.freed = True
 
 
-def _custom_rule(g, ans, *args, call):
-    return call.gradients(g)
-
-
 def run_forward(cls, ctx, args, kwargs):
     """The user's ``forward``, in either of PyTorch's two forms."""
     if cls.separate:
@@ -257,9 +253,7 @@ class FunctionMeta(type):
 
     def __init__(cls, name, bases, ns):
         super().__init__(name, bases, ns)
-        cls.prim = Primitive(name)
-        cls.prim.vjps, cls.prim.joint = _custom_rule, True
-        cls.prim.labels = ("backward(ctx, grad_output)",)
+        cls.prim = custom_primitive(name, "backward(ctx, grad_output)")
         cls.separate = any("setup_context" in vars(c) for c in cls.__mro__[:-2])  # less Function, object
         try:
             params = list(inspect.signature(ns["forward"]).parameters) if "forward" in ns else []
