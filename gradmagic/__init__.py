@@ -30,9 +30,10 @@ from .debug.scopes import scope, traced
 from .debug.trace import Trace, trace
 from .errors import BackendError, GradmagicError, NoGradientError
 
-# Overflow and invalid-value warnings from NumPy inside the engine's own lines are
-# silenced, as TensorFlow is silent: a trace shows where a NaN or Inf was born.
-_warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"gradmagic\.core\.")
+# Overflow and invalid-value warnings from NumPy inside the engine's own lines (and the
+# dialects' rules) are silenced, as TensorFlow, PyTorch and JAX are silent: a trace shows
+# where a NaN or Inf was born.
+_warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"gradmagic\.(core|tf|torch|jax)\.")
 
 __version__ = "0.1.0"
 

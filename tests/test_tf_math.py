@@ -342,3 +342,46 @@ def test_dropout_keeps_and_scales():
     assert abs(kept.mean() - 0.75) < 0.02
     with pytest.raises(ValueError, match=r"rate must be a scalar tensor or a float in the range \[0, 1\)"):
         tf.nn.dropout(x, rate=1.0)
+
+
+def test_sqrt_rsqrt_and_reciprocal_give_0_where_the_upstream_is_0():
+    # TensorFlow's SqrtGrad, RsqrtGrad and ReciprocalGrad kernels give 0 where the upstream
+    # gradient is 0, so the safe-sqrt pattern tf.where(x > 0, tf.sqrt(x), 0.) has gradient 0 at
+    # 0; log, x ** 0.5, tf.pow and 1 / x have no such guard: NaN there, as in TensorFlow. These
+    # lists are what TensorFlow 2.21.0 printed for the same code.
+    x = tf.constant([0.0, 4.0, 0.0, -1.0])
+    fns = {"sqrt": tf.sqrt, "rsqrt": tf.math.rsqrt, "reciprocal": tf.math.reciprocal,
+           "x**0.5": lambda x: x ** 0.5, "log": tf.math.log, "1/x": lambda x: 1 / x,
+           "pow": lambda x: tf.pow(x, 0.5), "square(sqrt)": lambda x: tf.math.square(tf.sqrt(x))}
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        masked = {k: tf.reduce_sum(tf.where(x > 0, f(x), 0.0)) for k, f in fns.items()}
+        plain = tf.reduce_sum(tf.sqrt(x))
+    got = {k: tape.gradient(y, x).numpy().tolist() for k, y in masked.items()}
+    nan = float("nan")
+    want = {"sqrt": [0.0, 0.25, 0.0, 0.0], "rsqrt": [0.0, -0.0625, 0.0, 0.0],
+            "reciprocal": [0.0, -0.0625, 0.0, 0.0], "x**0.5": [nan, 0.25, nan, nan],
+            "log": [nan, 0.25, nan, -0.0], "1/x": [nan, -0.0625, nan, -0.0],
+            "pow": [nan, 0.25, nan, nan], "square(sqrt)": [0.0, 1.0, 0.0, nan]}
+    for k in fns:
+        np.testing.assert_array_equal(got[k], want[k], err_msg=k)
+    np.testing.assert_array_equal(tape.gradient(plain, x).numpy(), [np.inf, 0.25, np.inf, nan])
+    with tf.GradientTape() as outer:  # the second derivative keeps TensorFlow's NaN at 0
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = tf.reduce_sum(tf.where(x > 0, tf.sqrt(x), 0.0))
+        g = inner.gradient(y, x)
+    np.testing.assert_array_equal(outer.gradient(g, x).numpy(), [nan, -0.03125, nan, nan])
+    assert tf.sqrt(tf.constant([4.0, 0.0])).numpy().tolist() == [2.0, 0.0]  # values as NumPy's
+
+
+def test_core_sqrt_keeps_numpys_rule_where_the_upstream_is_0():
+    # gradmagic's own np.sqrt keeps the rule NumPy code has in HIPS autograd and JAX: 0 * inf is
+    # NaN, which a trace's nan-origin note then explains (the tf dialect follows TensorFlow)
+    x = gm.constant([0.0, 4.0])
+    with gm.GradientTape() as tape:
+        tape.watch(x)
+        y = np.sum(np.where(x > 0, np.sqrt(x), 0.0))
+    g = tape.gradient(y, x).numpy()
+    assert np.isnan(g[0]) and g[1] == 0.25

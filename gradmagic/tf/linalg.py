@@ -3,12 +3,12 @@ engine's linear-algebra rules, with TensorFlow's conventions: matrices in the la
 ``svd`` returning ``(s, u, v)`` with ``v`` not transposed and reduced by default, ``solve``
 taking a matrix of right-hand sides, ``norm`` of every element when no axis is given.
 
-The gradient of a function that reads one triangle of its matrix (``cholesky``, ``logdet``,
-``eigh``, ``eigvalsh``) is that of the function computed: it lies on the lower triangle, as
-NumPy's. TensorFlow gives the same for ``eigh``; for ``cholesky`` it spreads each
-off-diagonal entry half and half over both triangles (it assumes a symmetric input). The two
-agree for every symmetric change of the matrix, so gradients through a matrix built
-symmetric (``b @ b.T``) are the same.
+Functions that read one triangle of their matrix have TensorFlow's gradients: ``eigh`` and
+``eigvalsh`` that of the function computed, on the lower triangle, as NumPy's; ``cholesky``
+(and ``logdet``, made from it) the symmetric one, each off-diagonal entry spread half and
+half over both triangles, as TensorFlow's rule assumes a symmetric input. The two agree for
+every symmetric change of the matrix, so gradients through a matrix built symmetric
+(``b @ b.T``) are the same; a step along TensorFlow's keeps a symmetric matrix symmetric.
 """
 
 import builtins
@@ -18,7 +18,7 @@ import numpy as np
 
 from ..core import contract, ops
 from ..core import linalg as core
-from ..core.primitive import composite
+from ..core.primitive import Primitive, composite, defvjp, unary
 from ..errors import GradientValueError
 from .arrays import global_norm
 from .math import l2_normalize
@@ -76,10 +76,18 @@ def slogdet(input, name=None):  # noqa: A002
     return LogMatrixDeterminant(*core.slogdet(square("tf.linalg.slogdet", input)))
 
 
+# the matrix as it is, whose gradient is made symmetric, (g + g^T) / 2: TensorFlow's
+# cholesky rule ends so, where the function NumPy computes reads the lower triangle only
+SYMMETRIC_GRADIENT = Primitive("symmetric_gradient", lambda xp, a: a)
+defvjp(SYMMETRIC_GRADIENT, lambda g, ans, a: (g + ops.swapaxes(g, -1, -2)) / 2,
+       labels=("1, with the upstream made symmetric",))
+
+
+@composite("L^-T phi(L^T upstream) L^-1, made symmetric", name="cholesky")
 def cholesky(input, name=None):  # noqa: A002
     """``tf.linalg.cholesky``: the lower factor ``L`` of ``input = L @ L.T``, from the lower
-    triangle (see the module's note on its gradient)."""
-    return core.cholesky(square("tf.linalg.cholesky", input))
+    triangle, with TensorFlow's symmetric gradient (see the module's note)."""
+    return core.cholesky(unary(SYMMETRIC_GRADIENT, square("tf.linalg.cholesky", input)))
 
 
 def logdet(matrix, name=None):

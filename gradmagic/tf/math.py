@@ -8,7 +8,7 @@ import collections
 
 from .._backend import xp_of
 from ..core import ops, special, statistics
-from ..core.primitive import composite
+from ..core.primitive import Primitive, composite, defvjp, unary as unary_op
 from ..core.tensor import Tensor
 from ..errors import GradientValueError
 from .errors import InvalidArgumentError
@@ -37,9 +37,24 @@ def relu_of(x):
     return ops.where(x > 0, x, 0)  # gradient 0 at 0, as TensorFlow's relu
 
 
-@composite("-1 / (2 x^1.5)", name="rsqrt", elementwise=True)
-def rsqrt_of(x):
-    return ops.reciprocal(ops.sqrt(x))
+def upstream_safe(name, forward, rule, label):
+    """An elementwise op with TensorFlow's gradient for ``sqrt``, ``rsqrt`` and
+    ``reciprocal``: ``rule(g, ans)``, and 0 wherever the upstream ``g`` is 0, as TensorFlow's
+    SqrtGrad, RsqrtGrad and ReciprocalGrad kernels give (so ``tf.where(x > 0, tf.sqrt(x), 0.)``
+    has gradient 0 at 0, where NumPy's rule gives 0 * inf = NaN)."""
+    prim = Primitive(name, forward, elementwise=True)
+    defvjp(prim, lambda g, ans, x: ops.where(g == 0, 0, rule(g, ans)), labels=(label,))
+
+    def op(x):
+        return unary_op(prim, x)
+    op.__name__ = op.__qualname__ = name
+    return op
+
+
+sqrt_of = upstream_safe("sqrt", None, lambda g, ans: g / (2 * ans), "1 / (2 sqrt(x))")
+rsqrt_of = upstream_safe("rsqrt", lambda xp, x: 1 / xp.sqrt(x), lambda g, ans: -0.5 * g * ans ** 3,
+                         "-1 / (2 x^1.5)")
+reciprocal_of = upstream_safe("reciprocal", None, lambda g, ans: -g * ans ** 2, "-1 / x^2")
 
 
 @composite("1 / (1 + |x|)^2", name="softsign", elementwise=True)
@@ -83,9 +98,9 @@ def squared_difference_of(x, y):
 
 
 UNARY = {
-    "exp": ops.exp, "log": ops.log, "log1p": ops.log1p, "expm1": ops.expm1, "sqrt": ops.sqrt,
+    "exp": ops.exp, "log": ops.log, "log1p": ops.log1p, "expm1": ops.expm1, "sqrt": sqrt_of,
     "square": ops.square, "abs": ops.absolute, "negative": ops.negative, "sign": ops.sign,
-    "reciprocal": ops.reciprocal, "sin": ops.sin, "cos": ops.cos, "tan": ops.tan,
+    "reciprocal": reciprocal_of, "sin": ops.sin, "cos": ops.cos, "tan": ops.tan,
     "asin": ops.arcsin, "acos": ops.arccos, "atan": ops.arctan, "sinh": ops.sinh,
     "cosh": ops.cosh, "tanh": ops.tanh, "asinh": ops.arcsinh, "acosh": ops.arccosh,
     "atanh": ops.arctanh, "sigmoid": ops.sigmoid, "softplus": ops.softplus,
