@@ -1,6 +1,8 @@
 """Sorting, order statistics and NaN-aware reductions (gradmagic/core/statistics.py):
 NumPy's values, and gradients against central finite differences to second order."""
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -210,3 +212,18 @@ def test_what_has_no_gradient_says_why(call, match):
 def test_bad_arguments_name_the_function_and_what_was_expected(call, match):
     with pytest.raises(gm.GradmagicError, match=match):
         call(gm.constant(np.array([1.0, 2.0, 3.0])))
+
+
+@pytest.mark.parametrize("fn", [lambda x: np.var(x, ddof=1), lambda x: np.std(x, ddof=1)],
+                         ids=["var", "std"])
+def test_variance_with_no_degrees_of_freedom_is_nan_not_an_error(fn):
+    # one element with ddof=1: NumPy's value is NaN (with its warning), and so is the
+    # gradient; it was a ZeroDivisionError inside the rule
+    x = gm.constant(np.array([1.0]))
+    with gm.GradientTape() as tape:
+        tape.watch(x)
+        with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            y = fn(x)
+    assert np.isnan(y.numpy())
+    assert np.isnan(tape.gradient(y, x).numpy()).all()

@@ -164,14 +164,21 @@ def prod_vjp(g, ans, x, axis=None, keepdims=False):
     return unreduce(g, x, axis, keepdims) * others
 
 
+def _per_degree(x, axis, ddof, c):
+    """``c`` over the degrees of freedom, ``n - ddof``; inf where there are none (NumPy's
+    variance is then NaN or inf, and so is its gradient: not a ZeroDivisionError)."""
+    dof = _count(x, axis) - ddof
+    return c / dof if dof else math.inf
+
+
 def var_vjp(g, ans, x, axis=None, ddof=0, keepdims=False):
     centred = x - ops.mean(x, axis=axis, keepdims=True)
-    return unreduce(g, x, axis, keepdims) * centred * (2 / (_count(x, axis) - ddof))
+    return unreduce(g, x, axis, keepdims) * centred * _per_degree(x, axis, ddof, 2)
 
 
 def std_vjp(g, ans, x, axis=None, ddof=0, keepdims=False):
     centred = x - ops.mean(x, axis=axis, keepdims=True)
-    return unreduce(g / ans, x, axis, keepdims) * centred / (_count(x, axis) - ddof)
+    return unreduce(g / ans, x, axis, keepdims) * centred * _per_degree(x, axis, ddof, 1)
 
 
 def cumsum_vjp(g, ans, x, axis=None):
