@@ -2,6 +2,7 @@
 ``tf.tile`` ...) against TensorFlow: each case runs the same code TensorFlow 2.21.0 ran (see
 ``_tensorflow.py``) and gives its numbers; then the errors, in TensorFlow's words."""
 
+import numpy as np
 import pytest
 from _tensorflow import against_tensorflow, listed, value_and_grads
 
@@ -166,3 +167,30 @@ def test_where_needs_both_x_and_y_or_neither():
 def test_an_invalid_argument_is_a_value_error_too():
     assert issubclass(tf.errors.InvalidArgumentError, ValueError)
     assert issubclass(tf.errors.InvalidArgumentError, tf.errors.OpError)
+
+
+def test_a_list_holding_tensors_is_packed_with_its_gradient():
+    # TensorFlow's conversion packs a list holding Tensors (tf.stack of its elements, numbers
+    # taking the Tensors' dtype), so it has a gradient: TensorFlow 2.21.0 gave these numbers
+    v, x = tf.Variable(1.5), tf.constant(2.0)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        a = tf.convert_to_tensor([v, 2 * v])
+        b = tf.convert_to_tensor([[x, 1.0], [3.0, x * x]])
+        c = tf.reduce_sum(tf.multiply(tf.constant([1.0, 2.0]), [v, v * 2]))
+    assert a.numpy().tolist() == [1.5, 3.0] and float(tape.gradient(a, v)) == 3.0
+    assert b.dtype == np.float32 and b.numpy().tolist() == [[2.0, 1.0], [3.0, 4.0]]
+    assert float(tape.gradient(b, x)) == 5.0
+    assert float(c) == 7.5 and float(tape.gradient(c, v)) == 5.0
+    assert tf.convert_to_tensor([1, 2]).dtype == np.int32  # no Tensor in it: as before
+    assert tf.convert_to_tensor([1, 2], dtype=tf.float32).dtype == np.float32
+
+
+def test_packing_refuses_what_tensorflow_refuses():
+    x = tf.constant(2.0)
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"cannot compute Pack as input #1\(zero-based\) "
+                       r"was expected to be a float tensor but is a int32 tensor"):
+        tf.convert_to_tensor([x, tf.constant(1)])
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"Shapes of all inputs must match: "
+                       r"values\[0\]\.shape = \[\] != values\[1\]\.shape = \[2\]"):
+        tf.convert_to_tensor([x, tf.constant([1.0, 2.0])])

@@ -18,6 +18,7 @@ from ..core.tensor import Variable as CoreVariable
 from ..core.tensor import callable_value
 from ..core.tensor import constant as core_constant
 from ..errors import GradientTypeError, GradientValueError, NoGradientError
+from .errors import InvalidArgumentError
 
 float16, float32, float64 = np.dtype("float16"), np.dtype("float32"), np.dtype("float64")
 int8, int16, int32, int64 = np.dtype("int8"), np.dtype("int16"), np.dtype("int32"), np.dtype("int64")
@@ -40,8 +41,48 @@ def not_supported(fn, what, instead):
 
 
 def as_tensor(x):
-    """``x`` as a Tensor: a Tensor (or Variable) as it is, anything else as ``tf.constant``."""
-    return x if isinstance(x, Tensor) else core_constant(x)
+    """``x`` as a Tensor: a Tensor (or Variable) as it is, a list holding Tensors packed
+    (``packed``), anything else as ``tf.constant``."""
+    if isinstance(x, Tensor):
+        return x
+    t = packed(x) if type(x) in SEQUENCES else None
+    return core_constant(x) if t is None else t
+
+
+SEQUENCES = (list, tuple)
+PACK_NAMES = {"float32": "float", "float64": "double", "float16": "half"}  # TensorFlow's words
+
+
+def packed(value):
+    """A list or tuple (nested too) that holds Tensors as one Tensor, as TensorFlow's
+    conversion packs it: ``tf.stack`` of its elements, recorded (so ``[v, 2 * v]`` has a
+    gradient), numbers taking the Tensors' dtype; None when ``value`` holds no Tensor."""
+    first = _first_tensor(value)
+    return None if first is None else _pack(value, first.dtype)
+
+
+def _first_tensor(value):
+    for v in value:
+        t = _first_tensor(v) if type(v) in SEQUENCES else v if isinstance(v, Tensor) else None
+        if t is not None:
+            return t
+    return None
+
+
+def _pack(value, dtype):
+    parts = [_pack(v, dtype) if type(v) in SEQUENCES else v if isinstance(v, Tensor)
+             else core_constant(v, dtype) for v in value]
+    for k, p in enumerate(parts):
+        if p.dtype != dtype:
+            raise InvalidArgumentError(
+                f"tf.convert_to_tensor: cannot compute Pack as input #{k}(zero-based) was expected "
+                f"to be a {PACK_NAMES.get(dtype.name, dtype.name)} tensor but is a "
+                f"{PACK_NAMES.get(p.dtype.name, p.dtype.name)} tensor; cast it with tf.cast")
+        if p.shape != parts[0].shape:
+            raise InvalidArgumentError(
+                f"tf.convert_to_tensor: Shapes of all inputs must match: values[0].shape = "
+                f"{list(parts[0].shape)} != values[{k}].shape = {list(p.shape)}")
+    return ops.stack(parts)
 
 
 class UnconnectedGradients(enum.Enum):
@@ -64,6 +105,9 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
     does not change the result, and the tape follows the read to the Variable)."""
     if isinstance(value, CoreVariable):
         value = value.read_value()
+    pack = packed(value) if type(value) in SEQUENCES else None
+    if pack is not None:  # a list holding Tensors
+        value = pack
     if isinstance(value, Tensor):
         if dtype is None or value.dtype == np.dtype(dtype):
             return value
