@@ -119,3 +119,29 @@ def test_the_trace_shows_one_sinc_row():
             y = np.sum(np.sinc(x))
         tape.gradient(y, x)
     assert [r.node for r in tr.forward] == ["sinc", "sum"]
+
+
+def test_erf_is_pythons_erf_element_by_element_with_its_derivatives():
+    xs = np.linspace(-6.5, 6.5, 261)
+    want = [math.erf(v) for v in xs]
+    got = special.erf(gm.constant(xs)).numpy()
+    assert got.dtype == np.float64 and got.tolist() == want  # math.erf's bits, each element
+    f32 = special.erf(gm.constant(xs.astype(np.float32))).numpy()
+    assert f32.dtype == np.float32
+    np.testing.assert_allclose(f32, np.array([math.erf(v) for v in xs.astype(np.float32)], np.float32))
+    assert special.erf(np.arange(3)).dtype == np.float64  # integers: NumPy's ufunc dtype
+    assert type(special.erf(gm.constant(0.5)).value) is np.float32  # a scalar stays one
+    assert gm.check_grad(special.erf, np.array([-1.7, -0.2, 0.4, 2.2]), order=2)
+    assert gm.check_grad(special.gelu_erf, np.array([-1.7, -0.2, 0.4, 2.2]), order=2)
+    x = gm.constant(np.array([[0.0, 1.0], [-2.0, 0.5]]))
+    with gm.GradientTape() as tape:
+        tape.watch(x)
+        y = np.sum(special.erf(x))
+    np.testing.assert_allclose(tape.gradient(y, x).numpy(), 2 / math.sqrt(math.pi) * np.exp(-x.numpy() ** 2),
+                               rtol=1e-15)
+
+
+@pytest.mark.parametrize("module", OTHER_MODULES)
+def test_erf_runs_on_another_array_module_to_second_order(module):
+    # computed on the host (math.erf) and sent back to the module's device
+    assert_same_on_module(module, special.erf, [np.array([-1.7, -0.2, 0.0, 0.4, 2.2])], ("erf",))

@@ -257,11 +257,35 @@ def test_softmax_cross_entropy_of_labels_that_do_not_sum_to_one_has_its_true_gra
     assert gm.check_grad(loss, logits)
 
 
-def test_gelu_exact_form_is_not_supported_here():
-    with pytest.raises(NotImplementedError, match=r"tf\.nn\.gelu\(approximate=False\) is not supported "
-                                                  r"here \(the exact form \(erf\)\); the engine has no "
-                                                  r"rule for erf"):
-        tf.nn.gelu(tf.constant([1.0]))
+def test_exact_gelu_and_erf_give_what_tensorflow_gives():
+    # tf.nn.gelu's default is exact, 0.5 x (1 + erf(x / sqrt(2))): TensorFlow 2.21.0's values,
+    # first and second derivatives (its float64 gelu rounds 1 / sqrt(2) to float32, so it is
+    # off by up to 2e-7 relative from the true value that gradmagic gives: rtol 1e-6)
+    x = tf.constant(np.array([-3.0, -1.0, -0.5, 0.0, 0.5, 1.0, 2.5]))
+    with tf.GradientTape(persistent=True) as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y, e = tf.nn.gelu(x), tf.math.erf(x)
+        g = inner.gradient(y, x)
+    tensorflow = {
+        "gelu": [-0.004049694777521031, -0.15865525807260966, -0.1542687708693288, 0.0,
+                 0.3457312291306712, 0.8413447419273903, 2.484475834810659],
+        "gelu'": [-0.011945648796988968, -0.08331546644653365, 0.1325048806160109, 0.5,
+                  0.8674951193839892, 1.0833154664465336, 1.0376110890954762],
+        "gelu''": [-0.031022941765784608, 0.2419707328014484, 0.6161143169419341, 0.7978845471476527,
+                   0.6161143169419341, 0.2419707328014484, -0.07449528004126003],
+        "erf": [-0.9999779095030015, -0.8427007929497148, -0.5204998778130466, 0.0,
+                0.5204998778130466, 0.8427007929497148, 0.999593047982555],
+        "erf'": [0.00013925305194674786, 0.41510749742059466, 0.8787825789354448, 1.1283791670955126,
+                 0.8787825789354448, 0.4151074974205947, 0.00217828423035271]}
+    got = {"gelu": y, "gelu'": g, "gelu''": outer.gradient(g, x), "erf": e, "erf'": outer.gradient(e, x)}
+    for k, want in tensorflow.items():
+        np.testing.assert_allclose(got[k].numpy(), want, rtol=1e-6 if "gelu" in k else 1e-14,
+                                   atol=1e-15, err_msg=k)
+    assert float(tf.nn.gelu(tf.constant(1.0))) == pytest.approx(0.8413447460685429, rel=1e-7)  # x P(X <= x)
+    assert tf.nn.gelu(tf.constant([1.0])).dtype == np.float32
+    assert tf.math.erf(tf.constant([0.5])).numpy().tolist() == [0.5204998850822449]  # float32, as TensorFlow
 
 
 @pytest.mark.parametrize("name", ["conv2d", "max_pool2d", "avg_pool"])

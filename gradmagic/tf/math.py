@@ -107,7 +107,7 @@ UNARY = {
     "is_nan": ops.isnan, "is_inf": ops.isinf, "is_finite": ops.isfinite, "floor": ops.floor,
     "ceil": ops.ceil, "round": ops.rint, "logical_not": ops.logical_not, "relu": relu_of,
     "rsqrt": rsqrt_of, "softsign": softsign_of, "log_sigmoid": log_sigmoid_of,
-    "reciprocal_no_nan": reciprocal_no_nan_of,
+    "reciprocal_no_nan": reciprocal_no_nan_of, "erf": special.erf,
 }
 BINARY = {
     "add": ops.add, "subtract": ops.subtract, "multiply": ops.multiply, "divide": ops.divide,

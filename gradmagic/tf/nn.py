@@ -9,7 +9,7 @@ import numpy as np
 from ..core import ops, statistics
 from ..core.ops import stop_gradient
 from ..core.primitive import composite
-from ..core.special import SELU_ALPHA, SELU_SCALE, gelu_tanh
+from ..core.special import SELU_ALPHA, SELU_SCALE, gelu_erf, gelu_tanh
 from ..errors import GradientValueError
 from .random import uniform
 from .arrays import gather
@@ -59,15 +59,12 @@ def silu(features, beta=1.0, name=None):
 swish = silu
 
 
-@composite("gelu'(x), the tanh form", elementwise=True)
+@composite("gelu'(x)", elementwise=True)
 def gelu(features, approximate=False, name=None):
-    """``tf.nn.gelu(approximate=True)``: the tanh form. The exact form needs ``erf``, which
-    the engine has no rule for."""
-    if not approximate:
-        raise not_supported("tf.nn.gelu(approximate=False)", "the exact form (erf)",
-                            "the engine has no rule for erf: use approximate=True (the tanh form)")
+    """``tf.nn.gelu``: exact, ``0.5 x (1 + erf(x / sqrt(2)))``, by default; the tanh form
+    with ``approximate=True``."""
     x = as_tensor(features)
-    return gelu_tanh(x)
+    return gelu_tanh(x) if approximate else gelu_erf(x)
 
 
 def bias_add(value, bias, data_format=None, name=None):
