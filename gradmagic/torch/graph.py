@@ -37,6 +37,7 @@ from .anomaly import hooks_with_anomaly
 from .values import step_name
 
 GRAD = contextvars.ContextVar("gradmagic_torch_grad", default=True)  # grad mode, per thread
+INFERENCE = contextvars.ContextVar("gradmagic_torch_inference", default=False)  # inference mode
 
 
 def is_grad_enabled() -> bool:
@@ -99,7 +100,38 @@ class set_grad_enabled(_GradMode):
         return self
 
 
-inference_mode = no_grad
+class inference_mode(_GradMode):
+    """``torch.inference_mode(mode=True)``: inside, ops record nothing, even under
+    ``enable_grad``, and the tensors they make are inference tensors (``is_inference()``);
+    ``inference_mode(False)`` turns it off for a block, grad mode on, as PyTorch's."""
+
+    def __init__(self, mode=True):
+        super().__init__()
+        self.mode = bool(mode)
+
+    def __enter__(self):
+        self.before.append((GRAD.get(), INFERENCE.get()))
+        GRAD.set(not self.mode)
+        INFERENCE.set(self.mode)
+        return self
+
+    def __exit__(self, *exc):
+        grad_mode, inference = self.before.pop()
+        GRAD.set(grad_mode)
+        INFERENCE.set(inference)
+        return False
+
+    def __call__(self, fn):
+        @functools.wraps(fn)
+        def run(*args, **kwargs):
+            with inference_mode(self.mode):
+                return fn(*args, **kwargs)
+        return run
+
+
+def is_inference_mode_enabled() -> bool:
+    """``torch.is_inference_mode_enabled()``."""
+    return INFERENCE.get()
 
 
 # -- the graph -------------------------------------------------------------------------------
@@ -185,8 +217,13 @@ def made(prim, args, vals, out, params):
     if GRAD.get() and out.value.dtype.kind in "fc":
         for a in args:
             if isinstance(a, Tensor) and (a.grad_fn is not None or a.leaf_requires_grad):
+                if INFERENCE.get():  # enable_grad inside inference_mode: still nothing recorded
+                    out.inference = True
+                    return
                 out.grad_fn = Node(prim, args, vals, params, (out,))
                 return
+    elif INFERENCE.get():
+        out.inference = True
 
 
 class Tensor(CoreTensor):
@@ -200,6 +237,7 @@ class Tensor(CoreTensor):
     leaf_requires_grad = False
     retains_grad = False
     base = None  # the tensor a `.data` or `.detach()` alias writes through to
+    inference = False  # made under inference_mode
 
     __hash__ = object.__hash__  # by identity, as torch.Tensor
     made = staticmethod(made)  # the engine tells the class of each op that makes one
@@ -232,6 +270,10 @@ class Tensor(CoreTensor):
     @grad.setter
     def grad(self, g):
         self.grad_value = g
+
+    def is_inference(self) -> bool:
+        """``Tensor.is_inference()``: made by an op or a factory under ``inference_mode``."""
+        return self.inference
 
     @property
     def is_leaf(self) -> bool:

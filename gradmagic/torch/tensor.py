@@ -17,8 +17,9 @@ from ..core.kinks import maximum_halves, minimum_halves
 from ..core.tensor import Tensor as CoreTensor
 from ..core.tensor import to_array
 from .._backend import default_xp
-from .graph import GRAD, as_tensor_of, backward, no_grad
+from .graph import GRAD, INFERENCE, as_tensor_of, backward, no_grad
 from .graph import Tensor as GraphTensor
+from .subgradients import standard_deviation, variance, vector_norm
 from .values import (DEFAULT_INT, Device, Size, SizeMethod, check_device, default_float,
                      format_tensor, generator_of)
 
@@ -358,11 +359,12 @@ class Tensor(GraphTensor):
 
     def var(self, dim=None, unbiased=True, keepdim=False, correction=None):
         ddof = (1 if unbiased else 0) if correction is None else correction
-        return ops.var(self, _dims(dim), ddof=ddof, keepdims=keepdim)
+        return variance(self, _dims(dim), ddof, keepdim)
 
     def std(self, dim=None, unbiased=True, keepdim=False, correction=None):
+        """Gradient 0 where it is 0, as PyTorch's (``subgradients``)."""
         ddof = (1 if unbiased else 0) if correction is None else correction
-        return ops.std(self, _dims(dim), ddof=ddof, keepdims=keepdim)
+        return standard_deviation(self, _dims(dim), ddof, keepdim)
 
     def _extreme(self, name, dim, keepdim, other):
         if isinstance(dim, CoreTensor) or other is not None:  # elementwise, as torch.maximum
@@ -399,10 +401,11 @@ class Tensor(GraphTensor):
         return values_indices["sort"](values, as_tensor_of(index, self))
 
     def norm(self, p="fro", dim=None, keepdim=False):
-        p = 2 if p == "fro" and (dim is None or isinstance(dim, int)) else p
-        if dim is None:
-            return np.linalg.norm(self.reshape(-1), ord=p)
-        return np.linalg.norm(self, ord=p, axis=_dims(dim), keepdims=keepdim)
+        """A vector norm over ``dim`` (all elements when None; ``"fro"`` is the 2-norm),
+        gradient 0 where it is 0, as PyTorch's (``subgradients``); ``"nuc"`` is NumPy's."""
+        if p == "nuc":
+            return np.linalg.norm(self, ord=p, axis=_dims(dim) or (-2, -1), keepdims=keepdim)
+        return vector_norm(self, 2 if p == "fro" else p, _dims(dim), keepdim)
 
     def logsumexp(self, dim, keepdim=False):
         return ops.logsumexp(self, axis=_dims(dim), keepdims=keepdim)
@@ -527,6 +530,8 @@ def make(value, dtype=None, requires_grad=False, device=None, fn="torch.tensor",
         t = Tensor.__new__(Tensor)  # the commonest, a Python float: to_array's answer directly
         t.value = np.array(value, default_float() if dtype is None else dtype)
         t.leaf_requires_grad = bool(requires_grad)
+        if INFERENCE.get():
+            t.inference = True
         return t
     check_device(device, fn)
     if isinstance(value, CoreTensor):
@@ -542,4 +547,6 @@ def make(value, dtype=None, requires_grad=False, device=None, fn="torch.tensor",
                                   "imaginary parts as two real tensors")
     if requires_grad:
         t.requires_grad = True
+    if INFERENCE.get():
+        t.inference = True
     return t

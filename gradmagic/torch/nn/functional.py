@@ -9,6 +9,7 @@ import numpy as np
 from ...core import ops, statistics
 from ...core.primitive import composite
 from ...core.special import SELU_ALPHA, SELU_SCALE, gelu_tanh
+from ..autograd.function import Function
 
 def _named(name):
     """The function's result has PyTorch's ``grad_fn`` name (``ReluBackward0``), where the
@@ -176,17 +177,48 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     return _reduce(loss if weight is None else loss * weight, reduction)
 
 
+EPSILON = np.float32(1e-12)  # PyTorch's floor of x (1 - x) in the gradient (a float constant)
+
+
+class BinaryCrossEntropy(Function):
+    """The elementwise loss ``-w (z log x + (1 - z) log(1 - x))``, each log clamped at -100,
+    with PyTorch's own derivatives, not the clamped formula's: ``w (x - z) / max(x (1 - x),
+    1e-12)`` for ``x`` (finite at 0 and 1) and ``w (log(1 - x) - log(x))`` for ``z``."""
+
+    @staticmethod
+    def forward(ctx, input, target, weight):
+        ctx.save_for_backward(input, target)
+        ctx.weight = weight
+        with np.errstate(divide="ignore"):  # log(0) = -inf, clamped
+            loss = -(target * ops.maximum(ops.log(input), -100.0)
+                     + (1 - target) * ops.maximum(ops.log(1 - input), -100.0))
+        return loss if weight is None else loss * weight
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, z = ctx.saved_tensors
+        if ctx.weight is not None:
+            grad = grad * ctx.weight
+        gx = gz = None
+        if ctx.needs_input_grad[0]:
+            floor = np.asarray(EPSILON, dtype=x.dtype).astype(x.dtype)
+            gx = grad * (x - z) / ops.maximum((1 - x) * x, floor)
+        if ctx.needs_input_grad[1]:
+            with np.errstate(divide="ignore"):
+                gz = grad * (ops.log1p(-x) - ops.log(x))
+        return gx, gz, None
+
+
 @_named("BinaryCrossEntropy")
-@composite("(input - target) / (input (1 - input))", "log(1 - input) - log(input)")
+@composite("(input - target) / max(input (1 - input), 1e-12)", "log(1 - input) - log(input)")
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
-    """``-(z log x + (1 - z) log(1 - x))``, each log clamped at -100 as PyTorch clamps it."""
+    """``-(z log x + (1 - z) log(1 - x))``, each log clamped at -100 as PyTorch clamps it,
+    and PyTorch's gradient at ``x`` = 0 or 1 (large and finite: ``BinaryCrossEntropy``)."""
     _same_size(input, target)
     x = np.asarray(input.numpy(force=True))
     if np.any((x < 0) | (x > 1)):
         raise RuntimeError("all elements of input should be between 0 and 1")
-    loss = -(target * ops.maximum(ops.log(input), -100.0)
-             + (1 - target) * ops.maximum(ops.log(1 - input), -100.0))
-    return _reduce(loss if weight is None else loss * weight, reduction)
+    return _reduce(BinaryCrossEntropy.apply(input, target, weight), reduction)
 
 
 def _class_axis_last(t):
