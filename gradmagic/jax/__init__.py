@@ -9,7 +9,9 @@ user's pure function on a tape, ``custom_vjp`` and ``custom_jvp`` are one record
 JAX's words), and forward mode (``jvp``, ``jacfwd``) is the engine's. JAX's semantics where
 they differ: float32 unless ``jax.config.update("jax_enable_x64", True)``, ``grad`` of a
 scalar output and floating inputs only. Nothing is compiled (``jit`` returns the function);
-out of scope, with an error that says so: ``pmap`` and sharding, complex numbers.
+``checkpoint`` (``remat``) computes the same values and gradients without trading time
+for memory; out of scope, with an error that says so: ``pmap`` and sharding, complex
+numbers.
 
 >>> import gradmagic.jax as jax
 >>> import gradmagic.jax.numpy as jnp
@@ -18,11 +20,12 @@ out of scope, with an error that says so: ``pmap`` and sharding, complex numbers
 """
 
 from .. import out_of_scope
-from . import lax, nn, numpy, random, tree_util
+from . import lax, nn, numpy, random, test_util, tree_util
 from .array import Array, asarray, config
 from .custom import custom_jvp, custom_vjp
 from .platforms import default_backend, device_count, devices, local_device_count, local_devices
-from .transforms import grad, hessian, jacfwd, jacrev, jit, jvp, value_and_grad, vjp, vmap
+from .transforms import (checkpoint, grad, hessian, jacfwd, jacrev, jit, jvp, linearize, remat,
+                         value_and_grad, vjp, vmap)
 
 out_of_scope.install()  # `from gradmagic.<dialect> import <missing>` says what __getattr__ says
 
@@ -47,7 +50,8 @@ def __getattr__(name):
         "sharding, real compilation, complex numbers")
 
 
-__all__ = ["grad", "value_and_grad", "vjp", "jvp", "jacfwd", "jacrev", "hessian", "vmap", "jit",
-           "custom_vjp", "custom_jvp", "lax", "nn", "numpy", "random", "tree_util", "Array",
+__all__ = ["grad", "value_and_grad", "vjp", "jvp", "linearize", "jacfwd", "jacrev", "hessian", "vmap",
+           "jit", "checkpoint", "remat", "custom_vjp", "custom_jvp", "lax", "nn", "numpy", "random",
+           "test_util", "tree_util", "Array",
            "asarray", "config", "device_get", "block_until_ready", "devices", "device_count",
            "default_backend", "local_devices", "local_device_count"]

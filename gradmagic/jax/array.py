@@ -8,6 +8,7 @@ import warnings
 import numpy as np
 
 from ..core import ops
+from ..core.context import stack
 from ..core.kinks import absolute_one_at_zero
 from ..core.tensor import Tensor
 from ..debug.nans import no_first_nan_stop
@@ -97,11 +98,26 @@ class _At:
         return _Update(self.array, index)
 
 
+def _plain_index(index):
+    """An index with its integer Arrays as the arrays they hold (the engine indexes with
+    values, and an index carries no gradient); a list is refused, as JAX refuses it."""
+    if isinstance(index, tuple):
+        return tuple(_plain_index(i) for i in index)
+    if isinstance(index, Tensor):
+        return index.value
+    if isinstance(index, list):
+        raise TypeError("Using a non-tuple sequence for multidimensional indexing is not allowed; "
+                        "use `arr[array(seq)]` instead of `arr[seq]`. See "
+                        "https://github.com/jax-ml/jax/issues/4564 for more information.")
+    return index
+
+
 class _Update:
-    """``x.at[index]``: ``set``, ``add``, ``multiply``, ``get``: a new array, differentiable."""
+    """``x.at[index]``: ``set``, ``add``, ``multiply``, ``get``: a new array, differentiable;
+    ``add`` at a repeated index adds each value, as JAX's scatter-add does."""
 
     def __init__(self, array, index):
-        self.array, self.index = array, index
+        self.array, self.index = array, _plain_index(index)
 
     def get(self):
         return self.array[self.index]
@@ -113,16 +129,25 @@ class _Update:
         return ops.index_add(self.array, self.index, asarray(values, self.array.dtype))
 
     def multiply(self, values):
+        counts = np.zeros(self.array.shape, np.int64)
+        np.add.at(counts, self.index, 1)
+        if counts.max(initial=0) > 1:  # JAX multiplies once per repeat; set would do it once
+            raise NotImplementedError("x.at[index].multiply(values) with a repeated index is not "
+                                      "supported in gradmagic.jax (JAX multiplies once per "
+                                      "repeat): multiply by a factor array built with .at[].set")
         return self.set(self.array[self.index] * values)
 
 
 def asarray(value, dtype=None):
     """An ``Array`` of ``value``: Python floats become float32 (float64 with x64), NumPy
-    arrays are narrowed as JAX narrows them; a Tensor is kept (cast if ``dtype`` says)."""
+    arrays are narrowed as JAX narrows them; a Tensor is kept (cast if ``dtype`` says); a
+    (nested) list or tuple that holds Tensors is stacked, so a tape follows each of them."""
     if isinstance(value, Tensor):  # kept as it is: a tape may follow it
         if dtype is not None and np.dtype(dtype) != value.dtype:
             return ops.astype(value, canonical(dtype))
         return value
+    if holds_tensor(value):
+        return _stacked(value, dtype)
     host = np.asarray(value, dtype=None if dtype is None else np.dtype(dtype))
     if dtype is None and isinstance(value, (bool, int, float, complex)) and host.dtype.kind == "f":
         host = host.astype(np.float32 if not config.jax_enable_x64 else np.float64)
@@ -136,10 +161,84 @@ def asarray(value, dtype=None):
     return out
 
 
+def holds_tensor(value):
+    """Whether ``value`` is a list or tuple with a Tensor somewhere inside."""
+    return isinstance(value, (list, tuple)) and any(
+        isinstance(v, Tensor) or holds_tensor(v) for v in value)
+
+
+def _leaves(value):
+    if isinstance(value, (list, tuple)):
+        return [x for v in value for x in _leaves(v)]
+    return [value]
+
+
+def _common_dtype(leaves):
+    """The dtype JAX gives a list of values: the arrays' promoted dtype, which Python numbers
+    (weakly typed in JAX) follow, unless a float among integers makes it a float."""
+    python = [isinstance(v, (bool, int, float)) and not isinstance(v, np.generic) for v in leaves]
+    strong = [v.dtype if isinstance(v, Tensor) else np.asarray(v).dtype
+              for v, weak in zip(leaves, python) if not weak]
+    python = [v for v, weak in zip(leaves, python) if weak]
+    dtype = np.result_type(*strong)
+    if dtype.kind in "biu" and any(isinstance(v, float) for v in python):
+        dtype = np.dtype(np.float64)
+    elif dtype.kind == "b" and any(not isinstance(v, bool) for v in python):
+        dtype = np.dtype(np.int64)
+    return canonical(dtype)
+
+
+def _stacked(value, dtype):
+    """``jnp.asarray([...])`` of traced values: each entry an Array, stacked level by level
+    (the engine's ``stack``, which records, as ``np.stack`` of Tensors does)."""
+    dtype = _common_dtype(_leaves(value)) if dtype is None else canonical(dtype)
+
+    def build(v):
+        if not isinstance(v, (list, tuple)):
+            return asarray(v, dtype)
+        parts = [build(e) for e in v]
+        shapes = sorted({p.shape for p in parts})
+        if len(shapes) > 1:
+            raise ValueError(f"jnp.asarray: the entries of a list (or tuple) must have one shape "
+                             f"to be stacked into an array, got shapes {shapes}")
+        if not parts:
+            return asarray(np.zeros((0,), dtype))
+        return ops.stack(parts)
+    return build(value)
+
+
+def followed(t):
+    """Whether a recording tape follows ``t`` (then it must stay the object the tape knows)."""
+    return any(tape.records and tape.follows(t) for tape in stack())
+
+
+def to_array(t):
+    """A result as an ``Array``: a plain Tensor no tape follows (what a function without a
+    gradient gives, such as ``np.zeros_like``) becomes one; anything else is kept."""
+    if not isinstance(t, Tensor) or isinstance(t, Array) or followed(t):
+        return t
+    return asarray(t.value)
+
+
+def fresh(x):
+    """``x`` as an Array object of its own, for a transformation to watch: the same array
+    captured by the function, or passed twice, is then not taken for the argument (JAX tells
+    them apart by tracer level: ``grad(lambda a: a * x)(x)`` is ``x``, not ``2 x``). A value
+    a recording tape follows is copied through the engine's identity, so that tape still
+    reaches it; any other shares its buffer."""
+    x = asarray(x)
+    if followed(x):
+        return ops.identity(x)
+    out = Array.__new__(Array)
+    out.value = x.value
+    return out
+
+
 def wrap(result):
-    """A NumPy result as JAX would give it: arrays and NumPy scalars become Arrays."""
+    """A NumPy result as JAX would give it: arrays, NumPy scalars and plain Tensors become
+    Arrays."""
     if isinstance(result, Tensor):
-        return result
+        return to_array(result)
     if isinstance(result, (np.ndarray, np.generic)):
         return asarray(result)
     if isinstance(result, tuple):

@@ -2,14 +2,52 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..core import ops
-from .array import asarray
+from .array import asarray, to_array
 from .tree_util import tree_map
 
 
 def stop_gradient(x):
-    """The value of ``x``, with no gradient flowing back through it."""
-    return tree_map(lambda v: ops.stop_gradient(asarray(v)), x)
+    """The value of ``x`` (an Array, or each leaf of a pytree), with no gradient flowing back
+    through it."""
+    return tree_map(lambda v: to_array(ops.stop_gradient(asarray(v))), x)
+
+
+def _floating(name, x):
+    """``x`` as an Array, refused as JAX's ``lax`` refuses it unless its dtype is floating."""
+    x = asarray(x)
+    if x.dtype.kind != "f":
+        raise TypeError(f"{name} does not accept dtype {x.dtype.name}. Accepted dtypes are "
+                        "subtypes of floating, complexfloating.")
+    return x
+
+
+def exp(x):
+    return ops.exp(_floating("exp", x))
+
+
+def log(x):
+    return ops.log(_floating("log", x))
+
+
+def rsqrt(x):
+    """``1 / sqrt(x)``; its derivative is ``-0.5 x ** -1.5``."""
+    return ops.reciprocal(ops.sqrt(_floating("rsqrt", x)))
+
+
+def pow(x, y):  # noqa: A001  (JAX's name)
+    """``x ** y`` elementwise: ``x`` floating, ``y`` floating or integer."""
+    return ops.power(_floating("pow", x), asarray(y))
+
+
+def integer_pow(x, y):
+    """``x ** y`` for a Python int ``y``; its derivative is ``y x ** (y - 1)``."""
+    if isinstance(y, bool) or not isinstance(y, (int, np.integer)):
+        raise TypeError(f"lax.integer_pow: the exponent y must be a Python int, got "
+                        f"{type(y).__name__} {y!r} (for a non-integer exponent use lax.pow)")
+    return ops.power(asarray(x), int(y))
 
 
 def cond(pred, true_fun, false_fun, *operands):
@@ -57,4 +95,5 @@ def clamp(min, x, max):  # noqa: A002  (JAX's names)
 
 def __getattr__(name):
     raise AttributeError(f"gradmagic.jax.lax.{name} does not exist: it maps stop_gradient, cond, "
-                         "select, while_loop, fori_loop, scan and clamp, run eagerly")
+                         "select, while_loop, fori_loop, scan and clamp, run eagerly, and exp, "
+                         "log, pow, integer_pow and rsqrt")

@@ -10,6 +10,7 @@ import functools
 
 import numpy as np
 
+from ..core import ops
 from ..core.tensor import Tensor
 from ..core.kinks import maximum_halves, minimum_halves
 from .array import Array, absolute, asarray, canonical, wrap
@@ -48,9 +49,95 @@ complex64 = DType("complex64")
 
 
 def array(object, dtype=None, copy=True, order=None, ndmin=0):  # noqa: A002  (NumPy's name)
-    if isinstance(object, (list, tuple)) and any(isinstance(x, Tensor) for x in object):
-        return np.stack([asarray(x) for x in object])  # records, as jnp.array of traced values
+    """``jnp.array``: as ``asarray``; a (nested) list of traced values is stacked, so the
+    gradient reaches each of them."""
     return asarray(object, dtype)
+
+
+def copy(a, order=None):
+    """``jnp.copy``: a new Array of ``a``'s values, whose gradient is the identity."""
+    return ops.identity(asarray(a))
+
+
+TAKE_MODES = (None, "fill", "clip", "wrap", "promise_in_bounds")
+
+
+def _fill_value(dtype, fill_value):
+    if fill_value is not None:
+        return fill_value
+    if dtype.kind == "f":
+        return np.nan
+    if dtype.kind == "b":
+        return True
+    return np.iinfo(dtype).min if dtype.kind == "i" else np.iinfo(dtype).max
+
+
+def take(a, indices, axis=None, out=None, mode=None, unique_indices=False,
+         indices_are_sorted=False, fill_value=None):
+    """``jnp.take``: ``a`` at ``indices`` along ``axis`` (of ``a`` flattened when ``axis`` is
+    None). It indexes with an integer array, so the gradient adds up at a repeated index.
+    Out-of-bounds indices follow ``mode`` as in JAX: ``"fill"`` (the default) gives
+    ``fill_value`` (NaN for floats) and no gradient, ``"clip"`` the nearest end, ``"wrap"``
+    the index modulo the axis' length.
+
+    >>> import gradmagic.jax as jax
+    >>> print(jax.grad(lambda x: take(x, array([0, 0, 2])).sum())(array([1., 2., 3.])))
+    [2. 0. 1.]
+    """
+    if out is not None:
+        raise NotImplementedError("The 'out' argument to jnp.take is not supported.")
+    if mode not in TAKE_MODES:
+        raise ValueError(f"jnp.take: mode={mode!r} is not one of {TAKE_MODES[1:]}")
+    a = asarray(a)
+    if axis is None:
+        a, axis = ops.reshape(a, (-1,)), 0
+    if not -a.ndim <= axis < a.ndim:
+        raise ValueError(f"jnp.take: axis {axis} is out of bounds for array of dimension {a.ndim}")
+    axis %= a.ndim
+    index = np.asarray(indices.value if isinstance(indices, Tensor) else indices)
+    if index.dtype.kind not in "iu":
+        raise TypeError(f"jnp.take: indices must be integers, got dtype {index.dtype.name}")
+    n = a.shape[axis]
+    inside = (index >= -n) & (index < n)
+    if mode == "wrap":
+        index = index % max(n, 1)
+    elif mode in ("clip", "promise_in_bounds"):
+        index = np.clip(index, 0, n - 1)
+    else:
+        index = np.where(inside, index, 0)
+    taken = a[(slice(None),) * axis + (index,)]
+    if mode in (None, "fill") and not inside.all():
+        spot = inside.reshape(inside.shape + (1,) * (a.ndim - axis - 1))
+        taken = ops.where(spot, taken, _fill_value(a.dtype, fill_value))
+    return taken
+
+
+def diff(a, n=1, axis=-1, prepend=None, append=None):
+    """``jnp.diff``: ``a[1:] - a[:-1]`` along ``axis``, ``n`` times (slices and a
+    subtraction, so it differentiates); ``prepend`` and ``append`` join ``a`` first."""
+    a = asarray(a)
+    if n < 0:
+        raise ValueError(f"jnp.diff: order must be non-negative but got {n}")
+    if a.ndim == 0:
+        raise ValueError("jnp.diff requires input that is at least one dimensional; got a scalar")
+    if not -a.ndim <= axis < a.ndim:
+        raise ValueError(f"jnp.diff: axis {axis} is out of bounds for array of dimension {a.ndim}")
+    axis %= a.ndim
+    parts = []
+    for extra in (prepend, a, append):
+        if extra is None:
+            continue
+        extra = asarray(extra)
+        if extra.ndim == 0:
+            extra = ops.broadcast_to(extra, a.shape[:axis] + (1,) + a.shape[axis + 1:])
+        parts.append(extra)
+    if len(parts) > 1:
+        a = ops.concatenate(parts, axis=axis)
+    head = (slice(None),) * axis
+    for _ in range(n):
+        hi, lo = a[head + (slice(1, None),)], a[head + (slice(None, -1),)]
+        a = ops.not_equal(hi, lo) if a.dtype == np.bool_ else hi - lo
+    return a
 
 
 abs = absolute  # noqa: A001  (JAX's names; the derivative at 0 is JAX's: see array.absolute)
