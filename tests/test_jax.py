@@ -612,3 +612,40 @@ def test_lax_refuses_what_jax_refuses():
     with pytest.raises(TypeError, match="lax.integer_pow: the exponent y must be a Python int, got "
                                         "float 2.5"):
         jax.lax.integer_pow(3.0, 2.5)
+
+
+def test_exact_gelu_and_lax_erf_give_what_jax_gives():
+    # jax.nn.gelu(approximate=False) is 0.5 x (1 + erf(x / sqrt(2))): JAX 0.10.2's values, first
+    # and second derivatives (x64 on), for the same code
+    jax.config.update("jax_enable_x64", True)
+    try:
+        _exact_gelu_and_erf()
+    finally:
+        jax.config.update("jax_enable_x64", False)
+    one = jax.nn.gelu(jnp.array([1.0]), approximate=False)  # x64 off: float32, as JAX's
+    assert one.dtype == np.float32 and one.tolist() == [0.8413447141647339]
+
+
+def _exact_gelu_and_erf():
+    x = jnp.array([-3.0, -1.0, -0.5, 0.0, 0.5, 1.0, 2.5])
+    f = lambda x: jax.nn.gelu(x, approximate=False)  # noqa: E731
+    g = jax.grad(lambda x: f(x).sum())
+    jax_values = {
+        "gelu": [-0.004049694094890279, -0.15865525393145707, -0.15426876936299344, 0.0,
+                 0.34573123063700656, 0.8413447460685429, 2.4844758366855597],
+        "gelu'": [-0.01194564720418392, -0.08331547058768624, 0.13250487534383715, 0.5,
+                  0.8674951246561629, 1.0833154705876862, 1.037611085908145],
+        "gelu''": [-0.03102293888356603, 0.24197072451914328, 0.616114321837524, 0.7978845608028654,
+                   0.616114321837524, 0.24197072451914328, -0.07449527709766625],
+        "erf": [-0.9999779095030014, -0.8427007929497149, -0.5204998778130465, 0.0,
+                0.5204998778130465, 0.8427007929497149, 0.999593047982555],
+        "erf'": [0.00013925305194674786, 0.41510749742059466, 0.8787825789354448, 1.1283791670955126,
+                 0.8787825789354448, 0.41510749742059466, 0.00217828423035271]}
+    got = {"gelu": f(x), "gelu'": g(x), "gelu''": jax.grad(lambda x: g(x).sum())(x),
+           "erf": jax.lax.erf(x), "erf'": jax.grad(lambda x: jax.lax.erf(x).sum())(x)}
+    for k, want in jax_values.items():
+        assert isinstance(got[k], jax.Array)
+        np.testing.assert_allclose(np.asarray(got[k]), want, rtol=1e-14, atol=1e-16, err_msg=k)
+    with pytest.raises(TypeError, match=r"erf does not accept dtype int32\. Accepted dtypes are "
+                                        r"subtypes of floating\.$"):
+        jax.lax.erf(jnp.array([1, 2], dtype=jnp.int32))

@@ -117,8 +117,9 @@ def test_agrees_with_pytorch(name):
     (lambda x: F.binary_cross_entropy_with_logits(x, x[0]), ValueError,
      r"Target size \(torch.Size\(\[4\]\)\) must be the same as input size \(torch.Size\(\[2, 4\]\)\)"),
     (lambda x: F.binary_cross_entropy(x, x), RuntimeError, "all elements of input should be between 0 and 1"),
-    (lambda x: F.gelu(x), NotImplementedError, "the exact form needs erf.*approximate='tanh'"),
-], ids=["target out of range", "reduction", "sizes", "bce outside [0, 1]", "exact gelu"])
+    (lambda x: F.gelu(x, approximate="bad"), RuntimeError,
+     r"gelu\(approximate='bad'\): approximate argument must be either none or tanh\."),
+], ids=["target out of range", "reduction", "sizes", "bce outside [0, 1]", "gelu's approximate"])
 def test_errors_in_pytorch_s_words(call, error, message):
     with pytest.raises(error, match=message):
         call(torch.tensor(X, dtype=torch.float64, requires_grad=True))
@@ -209,3 +210,32 @@ def test_kinks_as_pytorch():
     assert torch.maximum(torch.tensor([1.0]), 2).dtype == torch.float32  # a number stays weak
     assert torch.maximum(torch.tensor([1, 5]), torch.tensor([1, 2])).tolist() == [1, 5]
     assert torch.maximum(torch.tensor([1, 5]), torch.tensor([1, 2])).dtype == torch.int64
+
+
+def test_exact_gelu_and_erf_give_what_pytorch_gives():
+    # F.gelu's default is exact, 0.5 x (1 + erf(x / sqrt(2))); PyTorch 2.13.0's values, first
+    # and second derivatives, and grad_fn names, for the same code
+    x = torch.tensor([-3.0, -1.0, -0.5, 0.0, 0.5, 1.0, 2.5], dtype=torch.float64, requires_grad=True)
+    y = F.gelu(x)
+    g, = torch.autograd.grad(y.sum(), x, create_graph=True)
+    h, = torch.autograd.grad(g.sum(), x)
+    e = torch.erf(x)
+    ge, = torch.autograd.grad(e.sum(), x)
+    pytorch = {
+        "gelu": [-0.00404969409489031, -0.15865525393145702, -0.15426876936299344, 0.0,
+                 0.34573123063700656, 0.841344746068543, 2.4844758366855597],
+        "gelu'": [-0.01194564720418392, -0.08331547058768635, 0.13250487534383712, 0.5,
+                  0.8674951246561629, 1.0833154705876864, 1.037611085908145],
+        "gelu''": [-0.031022938883566054, 0.24197072451914337, 0.6161143218375241, 0.7978845608028654,
+                   0.6161143218375241, 0.24197072451914337, -0.07449527709766629],
+        "erf": [-0.9999779095030014, -0.8427007929497149, -0.5204998778130465, 0.0,
+                0.5204998778130465, 0.8427007929497149, 0.999593047982555],
+        "erf'": [0.00013925305194674786, 0.4151074974205947, 0.8787825789354448, 1.1283791670955126,
+                 0.8787825789354448, 0.4151074974205947, 0.00217828423035271]}
+    got = {"gelu": y, "gelu'": g, "gelu''": h, "erf": e, "erf'": ge}
+    for k, want in pytorch.items():
+        np.testing.assert_allclose(got[k].detach().numpy(), want, rtol=1e-14, atol=1e-16, err_msg=k)
+    assert y.grad_fn.name() == "GeluBackward0" and e.grad_fn.name() == "ErfBackward0"
+    assert x.erf().tolist() == e.tolist()
+    one = F.gelu(torch.tensor([1.0]))
+    assert one.dtype == torch.float32 and one.tolist() == [0.8413447141647339]

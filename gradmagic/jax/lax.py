@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import ops
+from ..core import ops, special
 from .array import asarray, to_array
 from .tree_util import tree_map
 
@@ -15,12 +15,12 @@ def stop_gradient(x):
     return tree_map(lambda v: to_array(ops.stop_gradient(asarray(v))), x)
 
 
-def _floating(name, x):
+def _floating(name, x, accepted="floating, complexfloating"):
     """``x`` as an Array, refused as JAX's ``lax`` refuses it unless its dtype is floating."""
     x = asarray(x)
     if x.dtype.kind != "f":
         raise TypeError(f"{name} does not accept dtype {x.dtype.name}. Accepted dtypes are "
-                        "subtypes of floating, complexfloating.")
+                        f"subtypes of {accepted}.")
     return x
 
 
@@ -30,6 +30,11 @@ def exp(x):
 
 def log(x):
     return ops.log(_floating("log", x))
+
+
+def erf(x):
+    """The error function; its derivative is ``2 exp(-x^2) / sqrt(pi)``."""
+    return special.erf(_floating("erf", x, "floating"))
 
 
 def rsqrt(x):

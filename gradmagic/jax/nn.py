@@ -78,14 +78,10 @@ swish = silu
 
 @composite("gelu'(x)", elementwise=True)
 def gelu(x, approximate=True):
-    """JAX's default, the tanh form; ``approximate=False`` needs ``erf``, which the engine
-    has no rule for."""
-    if not approximate:
-        raise NotImplementedError("gradmagic.jax.nn.gelu(approximate=False): the exact form needs "
-                                  "erf, which the engine has no gradient rule for; use "
-                                  "approximate=True, JAX's default")
+    """JAX's default, the tanh form; ``approximate=False``: the exact form,
+    ``0.5 x (1 + erf(x / sqrt(2)))``."""
     x = asarray(x)
-    return special.gelu_tanh(x)
+    return special.gelu_tanh(x) if approximate else special.gelu_erf(x)
 
 
 @composite("1 / (|x| + 1)^2", elementwise=True)

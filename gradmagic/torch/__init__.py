@@ -202,7 +202,7 @@ def _method(name):
     return function
 
 
-_METHODS = ("exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "relu", "abs", "square",
+_METHODS = ("exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "erf", "relu", "abs", "square",
             "reciprocal", "log1p", "expm1", "sign", "neg", "sum", "mean", "prod", "var", "std",
             "max", "min", "amax", "amin", "argmax", "argmin", "sort", "norm", "logsumexp",
             "cumsum", "softmax", "log_softmax", "clamp", "clip", "t", "transpose", "permute",

@@ -325,6 +325,9 @@ class Tensor(GraphTensor):
     def sigmoid(self):
         return ops.sigmoid(self)
 
+    def erf(self):
+        return special.erf(self)
+
     def relu(self):
         return ops.where(self > 0, self, 0)
 

@@ -8,7 +8,7 @@ import numpy as np
 
 from ...core import ops, statistics
 from ...core.primitive import composite
-from ...core.special import SELU_ALPHA, SELU_SCALE, gelu_tanh
+from ...core.special import SELU_ALPHA, SELU_SCALE, gelu_erf, gelu_tanh
 from ..autograd.function import Function
 
 def _named(name):
@@ -81,15 +81,14 @@ def silu(input, inplace=False):
 
 
 @_named("Gelu")
-@composite("gelu'(x), the tanh form", elementwise=True)
+@composite("gelu'(x)", elementwise=True)
 def gelu(input, approximate="none"):
-    """``approximate="tanh"``: the tanh form. The exact form needs ``erf``, which the engine
-    has no rule for."""
-    if approximate != "tanh":
-        raise NotImplementedError(
-            "gradmagic.torch.nn.functional.gelu(approximate='none'): the exact form needs erf, "
-            "which the engine has no gradient rule for; use approximate='tanh'")
-    return gelu_tanh(input)
+    """Exact, ``0.5 x (1 + erf(x / sqrt(2)))``, by default; ``approximate="tanh"``: the tanh
+    form."""
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError(f"gelu(approximate={approximate!r}): approximate argument must be "
+                           "either none or tanh.")
+    return gelu_tanh(input) if approximate == "tanh" else gelu_erf(input)
 
 
 @_named("LogSigmoid")
