@@ -44,10 +44,10 @@ def block_until_ready(x):
 
 def __getattr__(name):
     raise AttributeError(
-        f"gradmagic.jax.{name} does not exist: gradmagic.jax covers what JAX's guide on custom "
-        "derivative rules uses (grad, value_and_grad, vjp, jvp, jacfwd, jacrev, hessian, vmap, "
-        "jit, custom_vjp, custom_jvp, lax, nn, random, tree_util, numpy); out of scope: pmap and "
-        "sharding, real compilation, complex numbers")
+        f"gradmagic.jax.{name} does not exist: gradmagic.jax covers JAX's autodiff (grad, "
+        "value_and_grad, vjp, jvp, linearize, jacfwd, jacrev, hessian, vmap, jit, checkpoint, "
+        "custom_vjp, custom_jvp, lax, nn, random, test_util, tree_util, numpy); out of scope: "
+        "pmap and sharding, real compilation, complex numbers")
 
 
 __all__ = ["grad", "value_and_grad", "vjp", "jvp", "linearize", "jacfwd", "jacrev", "hessian", "vmap",
