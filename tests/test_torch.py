@@ -1002,3 +1002,18 @@ def test_detect_anomaly_decorates_a_function():
         with pytest.raises(RuntimeError, match="LogBackward0"):
             step(torch.tensor([0.0], requires_grad=True))
     assert not torch.is_anomaly_enabled()
+
+
+def test_numpy_of_a_0d_tensor_is_a_0d_array_as_pytorchs():
+    # PyTorch 2.13.0: torch.tensor(2.0).numpy() and (x * x).detach().numpy() are 0-d arrays
+    # (gradmagic holds such values as NumPy scalars, whose arithmetic is quicker)
+    x = torch.tensor(2.0, dtype=torch.float64, requires_grad=True)
+    y = x * x
+    y.backward()
+    for t in (x.detach(), y.detach(), x.grad, torch.tensor(1.5)):
+        a = t.numpy()
+        assert type(a) is np.ndarray and a.shape == ()
+    assert float(x.grad) == 4.0 and x.detach().numpy().dtype == np.float64
+    with torch.no_grad():
+        x -= 0.5  # an in-place update of a leaf: a new value, as before
+    assert x.item() == 1.5 and x.requires_grad and x.is_leaf

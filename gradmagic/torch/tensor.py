@@ -108,7 +108,8 @@ class Tensor(GraphTensor):
 
     def numpy(self, force=False):
         self._no_graph_lost(force)
-        return super().numpy()
+        value = super().numpy()  # a 0-d array for a 0-d tensor, as PyTorch's, never a scalar
+        return np.asarray(value) if isinstance(value, np.generic) else value
 
     def _no_graph_lost(self, force=False):
         """PyTorch's check before a tensor becomes a NumPy array: refused while grad mode is on
@@ -530,8 +531,9 @@ def make(value, dtype=None, requires_grad=False, device=None, fn="torch.tensor",
     dtype (float32 unless set), ints int64 (as PyTorch)."""
     if type(value) is float and device is None and default_xp() is np and (
             dtype is None or isinstance(dtype, np.dtype) and dtype.kind == "f"):
-        t = Tensor.__new__(Tensor)  # the commonest, a Python float: to_array's answer directly
-        t.value = np.array(value, default_float() if dtype is None else dtype)
+        t = Tensor.__new__(Tensor)  # the commonest, a Python float: to_array's answer directly,
+        # held as a NumPy scalar, as NumPy's ops on 0-d values give (its arithmetic is quicker)
+        t.value = (default_float() if dtype is None else dtype).type(value)
         t.leaf_requires_grad = bool(requires_grad)
         if INFERENCE.get():
             t.inference = True
