@@ -34,6 +34,8 @@ from ..core.context import LEVEL, listeners
 from ..core.tape import TapeView
 from ..core.tensor import Tensor as CoreTensor
 from .anomaly import hooks_with_anomaly
+from .hooks import LIVE, with_hooks
+from .hooks import run as run_hooks
 from .values import step_name
 
 GRAD = contextvars.ContextVar("gradmagic_torch_grad", default=True)  # grad mode, per thread
@@ -238,6 +240,7 @@ class Tensor(CoreTensor):
     retains_grad = False
     base = None  # the tensor a `.data` or `.detach()` alias writes through to
     inference = False  # made under inference_mode
+    backward_hooks = None  # {key: hook}, from register_hook
 
     __hash__ = object.__hash__  # by identity, as torch.Tensor
     made = staticmethod(made)  # the engine tells the class of each op that makes one
@@ -373,7 +376,8 @@ class Walk:
                     entries.append((n.prim, n.args, n.vals, (o,) if n.prim.joint else o, n.params))
                     continue
             entries.append(self._entry(n))
-        self.entries = entries
+        self.hooked = {}  # id(tensor) -> its gradient after its hooks (register_hook)
+        self.entries = with_hooks(entries, ids, self.hooked) if LIVE[0] else entries
         self.order = 1 + top  # one more than the highest order among the nodes' passes
 
     def _as_it_was(self, t, version, value):
@@ -443,8 +447,10 @@ class Walk:
         """{id: gradient} for the ids in ``want``; the listeners hear every step."""
         level, grad = LEVEL.set(self.order), GRAD.set(create_graph)
         try:
-            return walk_back(self.entries, self.ids, seeds, want, create_graph,
-                             hooks_with_anomaly(listeners()))
+            grads = walk_back(self.entries, self.ids, seeds, want, create_graph,
+                              hooks_with_anomaly(listeners()))
+            grads.update((k, g) for k, g in self.hooked.items() if k in want)
+            return grads
         finally:
             GRAD.reset(grad)
             LEVEL.reset(level)
@@ -545,7 +551,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     for t in targets:
         g = grads.get(id(t))
         if g is not None:
-            accumulate(t, g)
+            accumulate(t, run_hooks(t, g) if t.backward_hooks and t.grad_fn is None else g)
     hooks = listeners()
     if hooks:
         walk.tell(hooks, roots, targets, [t.grad_value for t in targets])
@@ -577,7 +583,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                                    "desired behavior.")
             results.append(as_tensor_of(s.value * 0, s) if materialize_grads else None)
             continue
-        g = as_tensor_of(g, s)
+        g = as_tensor_of(run_hooks(s, g) if s.backward_hooks and s.grad_fn is None else g, s)
         results.append(g if g.dtype == s.dtype else g.type(s.dtype))
     hooks = listeners()
     if hooks:

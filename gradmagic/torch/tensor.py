@@ -17,6 +17,7 @@ from ..core.kinks import maximum_halves, minimum_halves
 from ..core.tensor import Tensor as CoreTensor
 from ..core.tensor import to_array
 from .._backend import default_xp
+from . import hooks
 from .graph import GRAD, INFERENCE, as_tensor_of, backward, no_grad
 from .graph import Tensor as GraphTensor
 from .subgradients import standard_deviation, variance, vector_norm
@@ -519,8 +520,9 @@ class Tensor(GraphTensor):
         backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     def register_hook(self, hook):
-        raise NotImplementedError("gradmagic.torch: Tensor.register_hook is not supported; "
-                                  "use gm.trace() to see every gradient")
+        """``hook(grad)`` runs on this tensor's gradient and may return the one to use (see
+        ``hooks``); the handle's ``remove()`` takes it off."""
+        return hooks.register(self, hook)
 
 
 Tensor.result_class = Tensor

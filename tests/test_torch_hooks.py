@@ -1,0 +1,79 @@
+"""``Tensor.register_hook`` on gradmagic.torch: where the hooks run, what their results
+replace, and the errors, each as PyTorch 2.13.0 gives them for the same code."""
+
+import pytest
+
+import gradmagic as gm
+import gradmagic.torch as torch
+
+
+def test_a_hook_on_an_intermediate_replaces_its_gradient_downstream_and_in_its_grad():
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = x * 2
+    y.register_hook(lambda g: g * 10)
+    y.retain_grad()
+    (y ** 2).sum().backward()
+    assert x.grad.tolist() == [80.0, 160.0, 240.0]  # PyTorch 2.13.0
+    assert y.grad.tolist() == [40.0, 80.0, 120.0]  # the gradient after the hook, as PyTorch's
+
+
+def test_a_hook_on_a_leaf_runs_before_grad_accumulates_and_in_autograd_grad():
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    seen = []
+    handle = x.register_hook(lambda g: seen.append(g.tolist()) or g + 1)
+    (x * 2).sum().backward()
+    assert seen == [[2.0, 2.0, 2.0]] and x.grad.tolist() == [3.0, 3.0, 3.0]
+    assert torch.autograd.grad((x * 3).sum(), x)[0].tolist() == [4.0, 4.0, 4.0]
+    assert seen[-1] == [3.0, 3.0, 3.0]
+    handle.remove()
+    x.grad = None
+    (x * 2).sum().backward()
+    assert x.grad.tolist() == [2.0, 2.0, 2.0] and len(seen) == 2  # removed: it runs no more
+
+
+def test_hooks_run_in_order_on_the_root_too():
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    c = a * 1
+    c.register_hook(lambda g: g * 2)
+    c.register_hook(lambda g: g + 1)
+    c.sum().backward()
+    assert a.grad.tolist() == [3.0, 3.0]  # (1 * 2) + 1, in registration order
+    w = torch.tensor(2.0, requires_grad=True)
+    v = w * w
+    roots = []
+    v.register_hook(lambda g: roots.append(g.item()))  # None: the gradient is left as it is
+    v.backward()
+    assert roots == [1.0] and w.grad.item() == 4.0
+
+
+def test_a_hooks_arithmetic_is_differentiated_under_create_graph():
+    p = torch.tensor(3.0, requires_grad=True)
+    q = p * p
+    q.register_hook(lambda g: g * p)
+    gp, = torch.autograd.grad(q, p, create_graph=True)
+    gpp, = torch.autograd.grad(gp, p)
+    assert gp.item() == 18.0 and gpp.item() == 12.0  # PyTorch 2.13.0: 2 p^2 and 4 p
+
+
+def test_hook_errors_in_pytorchs_words():
+    with pytest.raises(RuntimeError, match="cannot register a hook on a tensor that doesn't require gradient"):
+        torch.tensor([1.0]).register_hook(lambda g: g)
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    b = a * 1
+
+    def first(g):
+        return g[:1]
+    b.register_hook(first)
+    with pytest.raises(RuntimeError, match="hook 'first' has changed the size of value"):
+        b.sum().backward()
+
+
+def test_a_trace_shows_the_hook_as_a_row_of_its_own():
+    with gm.trace() as t:
+        x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        y = x * 2
+        y.register_hook(lambda g: g * 10)
+        (y ** 2).sum().backward()
+    rows = [r for r in str(t).splitlines() if " hook " in r]
+    assert len(rows) == 1 and "your hooks" in rows[0] and "[40, 80, 120]" in rows[0]
+    assert x.grad.tolist() == [80.0, 160.0, 240.0]  # observing changed nothing
