@@ -17,8 +17,8 @@ from ..core.kinks import maximum_halves, minimum_halves
 from ..core.tensor import Tensor as CoreTensor
 from ..core.tensor import to_array
 from .._backend import default_xp
-from . import hooks
 from .graph import GRAD, INFERENCE, as_tensor_of, backward, no_grad
+from .hooks import register
 from .graph import Tensor as GraphTensor
 from .subgradients import standard_deviation, variance, vector_norm
 from .values import (DEFAULT_INT, Device, Size, SizeMethod, check_device, default_float,
@@ -522,7 +522,7 @@ class Tensor(GraphTensor):
     def register_hook(self, hook):
         """``hook(grad)`` runs on this tensor's gradient and may return the one to use (see
         ``hooks``); the handle's ``remove()`` takes it off."""
-        return hooks.register(self, hook)
+        return register(self, hook)
 
 
 Tensor.result_class = Tensor
