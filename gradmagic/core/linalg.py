@@ -191,6 +191,19 @@ defvjp(SLOGDET, slogdet_vjp, labels=("inv({0}).T (logabsdet only)",))
 defvjp(SOLVE, solve_vjp_a, solve_vjp_b, labels=("-solve({0}.T, upstream) @ x.T", "solve({0}.T, upstream)"))
 
 
+# -- the gradient of a matrix assumed symmetric ------------------------------------------
+SYMMETRIC_GRADIENT = Primitive("symmetric_gradient", lambda xp, a: a)
+defvjp(SYMMETRIC_GRADIENT, lambda g, ans, a: (g + swapaxes(g, -1, -2)) / 2,
+       labels=("1, with the upstream made symmetric",))
+
+
+def symmetric_gradient(a):
+    """``a`` as it is, whose gradient is made symmetric, ``(g + g^T) / 2``: for a dialect
+    whose framework's rule for a function of one triangle (TensorFlow's ``cholesky``,
+    PyTorch's and JAX's factorizations) assumes a symmetric input, as NumPy's does not."""
+    return apply(SYMMETRIC_GRADIENT, a)
+
+
 # -- cholesky -------------------------------------------------------------------------
 def _cholesky(xp, a, upper=False):
     if not upper:

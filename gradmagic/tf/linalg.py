@@ -18,7 +18,7 @@ import numpy as np
 
 from ..core import contract, ops
 from ..core import linalg as core
-from ..core.primitive import Primitive, composite, defvjp, unary
+from ..core.primitive import composite
 from ..errors import GradientValueError
 from .arrays import global_norm
 from .math import l2_normalize
@@ -76,18 +76,11 @@ def slogdet(input, name=None):  # noqa: A002
     return LogMatrixDeterminant(*core.slogdet(square("tf.linalg.slogdet", input)))
 
 
-# the matrix as it is, whose gradient is made symmetric, (g + g^T) / 2: TensorFlow's
-# cholesky rule ends so, where the function NumPy computes reads the lower triangle only
-SYMMETRIC_GRADIENT = Primitive("symmetric_gradient", lambda xp, a: a)
-defvjp(SYMMETRIC_GRADIENT, lambda g, ans, a: (g + ops.swapaxes(g, -1, -2)) / 2,
-       labels=("1, with the upstream made symmetric",))
-
-
 @composite("L^-T phi(L^T upstream) L^-1, made symmetric", name="cholesky")
 def cholesky(input, name=None):  # noqa: A002
     """``tf.linalg.cholesky``: the lower factor ``L`` of ``input = L @ L.T``, from the lower
     triangle, with TensorFlow's symmetric gradient (see the module's note)."""
-    return core.cholesky(unary(SYMMETRIC_GRADIENT, square("tf.linalg.cholesky", input)))
+    return core.cholesky(core.symmetric_gradient(square("tf.linalg.cholesky", input)))
 
 
 def logdet(matrix, name=None):
