@@ -649,3 +649,16 @@ def _exact_gelu_and_erf():
     with pytest.raises(TypeError, match=r"erf does not accept dtype int32\. Accepted dtypes are "
                                         r"subtypes of floating\.$"):
         jax.lax.erf(jnp.array([1, 2], dtype=jnp.int32))
+
+
+def test_grad_with_allow_int_gives_float0_zeros_for_integers_as_jax():
+    # JAX 0.10.2: jax.grad(lambda x, y: (x * y).sum(), argnums=(0, 1), allow_int=True)(
+    # jnp.array([2, 3]), 3.0) is (float0 zeros of shape (2,), 5.0), with no warning
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        gx, gy = jax.grad(lambda x, y: (x * y).sum(), argnums=(0, 1), allow_int=True)(
+            jnp.array([2, 3]), 3.0)
+        g0 = jax.grad(lambda x, y: x * y, allow_int=True)(2, 3.0)
+    assert gx.shape == (2,) and gx.dtype == np.dtype([("float0", np.void, 0)])
+    assert float(gy) == 5.0 and isinstance(gy, jax.Array)
+    assert g0.shape == () and g0.dtype.names == ("float0",)

@@ -53,8 +53,19 @@ class _Watched:
         out = []
         for a in nums:
             treedef, start, n = self.defs[a]
-            out.append(tree_unflatten(treedef, [to_array(g) for g in flat[start:start + n]]))
+            out.append(tree_unflatten(treedef, [g if getattr(g, "dtype", None) == FLOAT0 else to_array(g)
+                                                for g in flat[start:start + n]]))
         return out
+
+    def gradient(self, tape, out):
+        """The gradient of ``out`` for each leaf: a float0 zero for an integer one, as JAX's
+        ``allow_int=True`` gives (the tape follows floating leaves only)."""
+        floats = [x for x in self.leaves if x.dtype.kind in "fc"]
+        found = iter(tape.gradient(out, floats, unconnected_gradients="zero") if floats else ())
+        return [next(found) if x.dtype.kind in "fc" else np.zeros(x.shape, FLOAT0) for x in self.leaves]
+
+
+FLOAT0 = np.dtype([("float0", np.void, 0)])  # jax.dtypes.float0: the tangent type of integers
 
 
 def value_and_grad(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=False,
@@ -67,7 +78,7 @@ def value_and_grad(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=F
         nums = _argnums(argnums, len(args), f"value_and_grad({name})")
         w = _Watched(args, nums, "grad", allow_int)
         with GradientTape(persistent=True) as tape:
-            tape.watch(w.leaves)
+            tape.watch([x for x in w.leaves if x.dtype.kind in "fc"])
             calling(fun, w.args, kwargs)
             out = fun(*w.args, **kwargs)
         if has_aux:
@@ -85,8 +96,7 @@ def value_and_grad(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=F
                             "differentiation, pass holomorphic=True. For differentiating "
                             "non-holomorphic functions involving complex outputs, use jax.vjp "
                             "directly.")
-        flat = tape.gradient(out, w.leaves, unconnected_gradients="zero")
-        grads = w.rebuild(flat, nums)
+        grads = w.rebuild(w.gradient(tape, out), nums)
         g = grads[0] if isinstance(argnums, int) else tuple(grads)
         value = to_array(out)
         return ((value, aux), g) if has_aux else (value, g)
