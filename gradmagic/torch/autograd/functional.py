@@ -359,6 +359,18 @@ def _scalar_output(func, inputs, strict, fn):
     return is_outputs_tuple, outputs
 
 
+def _first_derivative(func, inputs, v, create_graph, strict, fn):
+    """What ``vhp`` and ``hvp`` share (under ``enable_grad``): the inputs and ``v`` as tuples,
+    the one-element output, and its gradient, with a graph."""
+    is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", fn)
+    inputs = _preprocess(inputs, create_graph=create_graph, need_graph=True)
+    v = _v(v, inputs, is_inputs_tuple, create_graph, fn, "the input to the user-provided function is")
+    is_outputs_tuple, outputs = _scalar_output(func, inputs, strict, fn)
+    jac = _grad(outputs, inputs, create_graph=True)
+    _check_requires_grad(jac, "jacobian", strict, fn)
+    return is_inputs_tuple, inputs, v, is_outputs_tuple, outputs, jac
+
+
 def vhp(func, inputs, v=None, create_graph=False, strict=False):
     """``torch.autograd.functional.vhp``: ``(func(*inputs), v^T H)`` for ``func`` returning
     one one-element tensor, the second shaped as the inputs.
@@ -368,13 +380,8 @@ def vhp(func, inputs, v=None, create_graph=False, strict=False):
     (tensor(9.), tensor([ 6., 12.]))
     """
     with enable_grad():
-        is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "vhp")
-        inputs = _preprocess(inputs, create_graph=create_graph, need_graph=True)
-        v = _v(v, inputs, is_inputs_tuple, create_graph, "vhp",
-               "the input to the user-provided function is")
-        is_outputs_tuple, outputs = _scalar_output(func, inputs, strict, "vhp")
-        jac = _grad(outputs, inputs, create_graph=True)
-        _check_requires_grad(jac, "jacobian", strict, "vhp")
+        is_inputs_tuple, inputs, v, is_outputs_tuple, outputs, jac = _first_derivative(
+            func, inputs, v, create_graph, strict, "vhp")
     with set_grad_enabled(True if create_graph else is_grad_enabled()):
         res = _fill_in_zeros(_grad(jac, inputs, v, create_graph=create_graph), inputs, strict,
                              create_graph, "double_back", "vhp")
@@ -391,13 +398,8 @@ def hvp(func, inputs, v=None, create_graph=False, strict=False):
     (tensor(9.), tensor([ 6., 12.]))
     """
     with enable_grad():
-        is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "hvp")
-        inputs = _preprocess(inputs, create_graph=create_graph, need_graph=True)
-        v = _v(v, inputs, is_inputs_tuple, create_graph, "hvp",
-               "the input to the user-provided function is")
-        is_outputs_tuple, outputs = _scalar_output(func, inputs, strict, "hvp")
-        jac = _grad(outputs, inputs, create_graph=True)
-        _check_requires_grad(jac, "jacobian", strict, "hvp")
+        is_inputs_tuple, inputs, v, is_outputs_tuple, outputs, jac = _first_derivative(
+            func, inputs, v, create_graph, strict, "hvp")
         grad_jac = tuple(_zeros_like(inp, requires_grad=True) for inp in inputs)
         double_back = _grad(jac, inputs, grad_jac, create_graph=True)
         _check_requires_grad(jac, "hessian", strict, "hvp")
