@@ -25,14 +25,16 @@ from .. import out_of_scope
 from ..core import ops
 from ..core.kinks import maximum_halves, minimum_halves
 from ..core.tensor import Tensor as CoreTensor
-from . import autograd, nn
+from . import autograd, linalg, nn
 from .graph import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad,
                     set_grad_enabled)
 from .tensor import Tensor, make
 from .anomaly import is_anomaly_enabled
+from .methods import dist, install
 from .values import (DEFAULT_GENERATOR, DEFAULTS, Device, Generator, Size, check_device, default_float,
                      generator_of, missing)
 
+install(Tensor)  # the methods methods.py adds (gather, topk, det ...)
 out_of_scope.install()  # `from gradmagic.<dialect> import <missing>` says what __getattr__ says
 
 # the PyTorch whose behaviour this follows (its tests compare with it), marked as gradmagic's,
@@ -208,7 +210,9 @@ _METHODS = ("exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "erf", "relu"
             "cumsum", "softmax", "log_softmax", "clamp", "clip", "t", "transpose", "permute",
             "reshape", "flatten", "squeeze", "unsqueeze", "flip", "matmul", "mm", "bmm", "mv",
             "dot", "add", "sub", "mul", "div", "equal", "allclose", "numel", "clone", "detach",
-            "all", "any", "eq", "ne", "lt", "le", "gt", "ge")
+            "all", "any", "eq", "ne", "lt", "le", "gt", "ge", "tan", "masked_fill",
+            "index_select", "gather", "scatter_add", "split", "chunk", "topk", "median", "det",
+            "inverse")
 globals().update({name: _method(name) for name in _METHODS})
 absolute, negative, multiply, subtract, divide = abs, neg, mul, sub, div  # noqa: F821
 
@@ -260,5 +264,5 @@ def __getattr__(name):
 
 
 _INTERNAL = ("np", "ops", "CoreTensor", "out_of_scope", "DEFAULTS", "default_float", "missing",
-             "check_device")
+             "check_device", "install")
 __all__ = [k for k in list(globals()) if not k.startswith("_") and k not in _INTERNAL]

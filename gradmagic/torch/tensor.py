@@ -480,6 +480,9 @@ class Tensor(GraphTensor):
     def clamp_(self, min=None, max=None):  # noqa: A002
         return self._in_place(self.clamp(min, max))
 
+    def masked_fill_(self, mask, value):  # masked_fill: methods.py's
+        return self._in_place(self.masked_fill(mask, value, in_place=True))
+
     def zero_(self):
         with no_grad():
             return self._in_place(np.zeros_like(self.value))

@@ -32,6 +32,37 @@ def step_name(prim) -> str:
     return name + "Backward0"
 
 
+def named(out, name):
+    """``out`` (a tensor, or a tuple of them) with PyTorch's ``grad_fn`` name (``GatherBackward0``)
+    where the last of the ops a function is made of would name it (``GetitemBackward0``)."""
+    for t in out if isinstance(out, tuple) else (out,):
+        node = getattr(t, "grad_fn", None)
+        if node is not None:
+            node.label = name
+    return out
+
+
+TYPE_NAMES = {"float16": "Half", "float32": "Float", "float64": "Double", "int8": "Char",
+              "int16": "Short", "int32": "Int", "int64": "Long", "uint8": "Byte", "bool": "Bool"}
+
+
+def type_name(dtype):
+    """PyTorch's name of a scalar type in its messages (``Long``)."""
+    return TYPE_NAMES.get(np.dtype(dtype).name, str(dtype))
+
+
+def broadcast_shape(fn, a, b):
+    """The shape ``a`` and ``b`` broadcast to; else PyTorch's error, after ``fn``."""
+    ndim = max(len(a), len(b))
+    a, b = (1,) * (ndim - len(a)) + tuple(a), (1,) * (ndim - len(b)) + tuple(b)
+    for k in reversed(range(ndim)):
+        m, n = a[k], b[k]
+        if m != n and 1 not in (m, n):
+            raise RuntimeError(f"{fn}: The size of tensor a ({m}) must match the size of tensor b "
+                               f"({n}) at non-singleton dimension {k}")
+    return tuple(max(m, n) if 0 not in (m, n) else 0 for m, n in zip(a, b))
+
+
 def default_float():
     """The dtype Python floats and factories without ``dtype=`` give (float32 unless
     ``torch.set_default_dtype`` changed it)."""

@@ -114,6 +114,31 @@ def relu6(input, inplace=False):
     return hardtanh(input, 0.0, 6.0)
 
 
+def linear(input, weight, bias=None):
+    """``input @ weight.T + bias``: ``weight`` is (out_features, in_features)."""
+    x, w = input.value.shape, weight.value.shape
+    if x[-1:] != w[-1:]:
+        rows = int(np.prod(x[:-1], dtype=np.int64))
+        raise RuntimeError(f"linear(input, weight): mat1 and mat2 shapes cannot be multiplied "
+                           f"({rows}x{x[-1] if x else 1} and {'x'.join(map(str, w[::-1]))})")
+    out = ops.matmul(input, ops.swapaxes(weight, -1, -2) if len(w) > 1 else weight)
+    if bias is None:
+        return out
+    target, b = out.value.shape, bias.value.shape
+    bad = [k for k in range(1, min(len(b), len(target)) + 1) if b[-k] not in (1, target[-k])]
+    if bad:
+        k = len(target) - bad[0]
+        raise RuntimeError(f"linear(bias): The expanded size of the tensor ({target[k]}) must match the "
+                           f"existing size ({b[-bad[0]]}) at non-singleton dimension {k}.  Target sizes: "
+                           f"{list(target)}.  Tensor sizes: {list(b)}")
+    out = out + bias
+    if len(x) == 2:
+        node = getattr(out, "grad_fn", None)
+        if node is not None:
+            node.label = "AddmmBackward0"
+    return out
+
+
 # -- losses ----------------------------------------------------------------------------------
 def _reduce(loss, reduction):
     if reduction == "mean":
@@ -274,7 +299,7 @@ def _picked(logp, target, weight, ignore_index, reduction, smoothing):
     return _reduce(loss, reduction)
 
 
-__all__ = ["relu", "sigmoid", "tanh", "softplus", "softmax", "log_softmax", "leaky_relu", "elu",
+__all__ = ["linear", "relu", "sigmoid", "tanh", "softplus", "softmax", "log_softmax", "leaky_relu", "elu",
            "selu", "silu", "gelu", "logsigmoid", "softsign", "hardtanh", "relu6", "mse_loss",
            "l1_loss", "smooth_l1_loss", "huber_loss", "binary_cross_entropy_with_logits",
            "binary_cross_entropy", "nll_loss", "cross_entropy"]

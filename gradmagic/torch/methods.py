@@ -1,0 +1,279 @@
+"""More of ``torch.Tensor``'s methods, each made of the engine's ops as PyTorch 2.13.0
+computes it: ``tan``; indexing (``masked_fill``, ``index_select``, ``gather``,
+``scatter_add``); ``repeat``, ``split``, ``chunk``; order statistics (``topk``, ``median``);
+``det`` and ``inverse`` (``torch.linalg``'s). ``install`` attaches them to the class, as
+the op layer installs a Tensor's operators; ``torch.dist`` is here too.
+
+Indices are constants: the gradient flows to the values picked (a gather's rule scatters
+it back, repeated indices adding up). ``median`` without ``dim`` spreads its gradient
+evenly over the elements equal to it, as PyTorch's does.
+
+>>> import gradmagic.torch as torch
+>>> x = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+>>> x.gather(1, torch.tensor([[1], [0]]))
+tensor([[2.],
+        [3.]], grad_fn=<GatherBackward0>)
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .._backend import xp_of
+from ..core import layout, ops, statistics
+from .graph import as_tensor_of
+from .linalg import det, inv
+from .subgradients import vector_norm
+from .tensor import values_indices
+from .values import broadcast_shape, named
+
+
+ELEMENT_TYPES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
+                 "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char"}
+
+
+def _dim(fn, dim, ndim):
+    """``dim`` as a non-negative axis, or PyTorch's IndexError."""
+    n = max(ndim, 1)
+    if not -n <= dim < n:
+        raise IndexError(f"{fn}(dim={dim}): Dimension out of range (expected to be in range of "
+                         f"[{-n}, {n - 1}], but got {dim})")
+    return dim % n
+
+
+def _index(fn, index, expected="int32/int64"):
+    """The raw integer array of an index tensor, or PyTorch's error."""
+    value = getattr(index, "value", index)
+    if not hasattr(value, "dtype"):
+        value = np.asarray(value)
+    if value.dtype.kind not in "iu":
+        raise RuntimeError(f"{fn}(): Expected dtype {expected} for index")
+    return value
+
+
+def _in_bounds(fn, idx, dim, size):
+    bad = (idx < 0) | (idx >= size)
+    if bool(bad.any()):
+        raise RuntimeError(f"{fn}(index): index {int(idx[bad].ravel()[0])} is out of bounds for "
+                           f"dimension {dim} with size {size}")
+
+
+def _grid(idx, dim):
+    """The advanced index that picks ``x[..., idx[i, j, ...] (along dim), ...]`` at each
+    position of ``idx``: ``idx`` on ``dim``, the positions' own coordinates elsewhere."""
+    xp = xp_of(idx)
+    nd = idx.ndim
+    return tuple(idx if k == dim else xp.reshape(xp.arange(n), (1,) * k + (n,) + (1,) * (nd - k - 1))
+                 for k, n in enumerate(idx.shape))
+
+
+def tan(self):
+    return np.tan(self)
+
+
+def masked_fill(self, mask, value, *, in_place=False):
+    """``value`` where ``mask`` (bool, broadcast) holds, else ``self``; a tensor ``value``
+    (0-d) gets the gradient of the places it fills."""
+    fn = "masked_fill_" if in_place else "masked_fill"
+    m = getattr(mask, "value", mask)
+    if m.dtype.kind != "b":
+        raise RuntimeError(f"{fn}(mask): masked_fill_ only supports boolean masks, but got mask "
+                           f"with dtype {ELEMENT_TYPES.get(np.dtype(m.dtype).name, m.dtype)}")
+    shape = broadcast_shape(f"{fn}(mask)", m.shape, self.value.shape)
+    if in_place and shape != self.value.shape:
+        raise RuntimeError(f"{fn}(mask): output with shape {list(self.value.shape)} doesn't match "
+                           f"the broadcast shape {list(shape)}")
+    if hasattr(value, "value"):
+        if value.value.ndim:
+            raise RuntimeError(f"{fn}(value): masked_fill_ only supports a 0-dimensional value "
+                               f"tensor, but got tensor with {value.value.ndim} dimension(s).")
+        fill, label = (value if value.dtype == self.dtype else value.type(self.dtype)), "MaskedFillBackward1"
+    else:
+        fill, label = np.asarray(value).astype(self.dtype), "MaskedFillBackward0"
+    return named(ops.where(m, fill, self), label)
+
+
+def index_select(self, dim, index):
+    """The slices at ``index`` (a vector of ints) along ``dim``."""
+    idx = _index("index_select", index, "int32 or int64")
+    if idx.ndim > 1:
+        raise IndexError("index_select(index): Index is supposed to be a vector")
+    d = _dim("index_select", dim, self.value.ndim)
+    size = self.value.shape[d] if self.value.ndim else 1
+    if bool(((idx < 0) | (idx >= size)).any()):
+        raise IndexError("index_select(index): index out of range in self")
+    if not self.value.ndim:
+        return named(ops.reshape(self, (1,) * idx.size), "IndexSelectBackward0")
+    at = (slice(None),) * d + (idx.reshape(-1),)
+    return named(ops.getitem(self, at), "IndexSelectBackward0")
+
+
+def gather(self, dim, index, *, sparse_grad=False):
+    """``out[i][j] = self[index[i][j]][j]`` for ``dim=0`` (and so on): ``index`` has
+    ``self``'s ndim and no larger a size but along ``dim``."""
+    idx = _index("gather", index)
+    d = _dim("gather", dim, self.value.ndim)
+    if idx.ndim != self.value.ndim:
+        raise RuntimeError("gather(index): Index tensor must have the same number of dimensions as input tensor")
+    shape = self.value.shape
+    for k in range(idx.ndim):
+        if k != d and idx.shape[k] > shape[k]:
+            raise RuntimeError(f"gather(index): Size does not match at dimension {k} expected index "
+                               f"{list(idx.shape)} to be no larger than self {list(shape)} apart from "
+                               f"dimension {d}")
+    _in_bounds("gather", idx, d, shape[d])
+    return named(ops.getitem(self, _grid(idx, d)), "GatherBackward0")
+
+
+def scatter_add(self, dim, index, src):
+    """``self`` with ``src[i][j]`` added at ``[index[i][j]][j]`` for ``dim=0`` (and so on),
+    repeated indices adding up; differentiable in ``self`` and ``src``."""
+    idx = _index("scatter_add", index)
+    d = _dim("scatter_add", dim, self.value.ndim)
+    if src.dtype != self.dtype:
+        raise RuntimeError("scatter_add(src): scatter(): Expected self.dtype to be equal to src.dtype")
+    for name, other in (("self", self.value), ("src", src.value)):
+        if idx.ndim != other.ndim:
+            raise RuntimeError(f"scatter_add(index): Index tensor must have the same number of "
+                               f"dimensions as {name} tensor")
+    shape, src_shape = self.value.shape, src.value.shape
+    if any((k != d and i > s) or i > t for k, (i, s, t) in enumerate(zip(idx.shape, shape, src_shape))):
+        raise RuntimeError(f"scatter_add(index): Expected index {list(idx.shape)} to be no larger than "
+                           f"self {list(shape)} apart from dimension {d} and to be no larger size than "
+                           f"src {list(src_shape)}")
+    _in_bounds("scatter_add", idx, d, shape[d])
+    if src_shape != idx.shape:
+        src = ops.getitem(src, tuple(slice(0, n) for n in idx.shape))
+    return named(ops.index_add(self, _grid(idx, d), src), "ScatterAddBackward0")
+
+
+def _sizes(args):
+    if len(args) == 1 and isinstance(args[0], (tuple, list)):
+        return tuple(int(a) for a in args[0])
+    return tuple(int(a) for a in args)
+
+
+def repeat(self, *sizes):
+    """``self`` tiled ``sizes`` times along each axis (``np.tile``); the gradient sums the copies."""
+    sizes = _sizes(sizes)
+    if len(sizes) < self.value.ndim:
+        raise RuntimeError("repeat(sizes): Number of dimensions of repeat dims can not be smaller "
+                           "than number of dimensions of tensor")
+    if any(s < 0 for s in sizes):
+        shape = (1,) * (len(sizes) - self.value.ndim) + self.value.shape
+        raise RuntimeError(f"repeat(sizes): Trying to create tensor with negative dimension "
+                           f"{min(sizes)}: {[s * n for s, n in zip(sizes, shape)]}")
+    return named(layout.tile(self, sizes), "RepeatBackward0")
+
+
+def _pieces(self, bounds, d, label):
+    out = []
+    for a, b in zip(bounds[:-1], bounds[1:]):
+        piece = named(ops.getitem(self, (slice(None),) * d + (slice(a, b),)), label)
+        piece.view_of = self  # a view, as PyTorch's: in-place on it is refused
+        out.append(piece)
+    return tuple(out)
+
+
+def split(self, split_size_or_sections, dim=0):
+    """Pieces of ``split_size`` along ``dim`` (the last one smaller), or of the sizes listed."""
+    d = _dim("split", dim, self.value.ndim)
+    n = self.value.shape[d]
+    if isinstance(split_size_or_sections, (list, tuple)):
+        sizes = [int(s) for s in split_size_or_sections]
+        if any(s < 0 for s in sizes):
+            raise RuntimeError("split(split_size_or_sections): split_with_sizes expects split_sizes "
+                               f"have only non-negative entries, but got split_sizes={sizes}")
+        if sum(sizes) != n:
+            raise RuntimeError(f"split(split_size_or_sections): split_with_sizes expects split_sizes "
+                               f"to sum exactly to {n} (input tensor's size at dimension {d}), but got "
+                               f"split_sizes={sizes}")
+        return _pieces(self, np.cumsum([0] + sizes).tolist(), d, "SplitWithSizesBackward0")
+    size = int(split_size_or_sections)
+    if size < 0:
+        raise RuntimeError(f"split(split_size): split expects split_size be non-negative, but got "
+                           f"split_size={size}")
+    if size == 0 and n:
+        raise RuntimeError(f"split(split_size): split_size can only be 0 if dimension size is 0, but "
+                           f"got dimension size of {n}")
+    bounds = list(range(0, n, size)) + [n] if n else [0, 0]
+    return _pieces(self, bounds, d, "SplitBackward0")
+
+
+def chunk(self, chunks, dim=0):
+    """``chunks`` pieces (or fewer) of ``ceil(size / chunks)`` along ``dim``."""
+    if chunks <= 0:
+        raise RuntimeError(f"chunk(chunks): chunk expects `chunks` to be greater than 0, got: {chunks}")
+    d = _dim("chunk", dim, self.value.ndim)
+    return split(self, max(math.ceil(self.value.shape[d] / chunks), 1), d)
+
+
+def topk(self, k, dim=-1, largest=True, sorted=True):  # noqa: A002  (PyTorch's name)
+    """The ``k`` largest (smallest) values along ``dim``, sorted, and their indices; NaN
+    counts as the largest, as PyTorch's. The gradient goes to the values picked."""
+    d = _dim("topk", dim, self.value.ndim)
+    n = self.value.shape[d] if self.value.ndim else 1
+    if not 0 <= k <= n:
+        raise RuntimeError(f"topk(k={k}): selected index k out of range")
+    x = self if self.value.ndim else ops.reshape(self, (1,))
+    v = x.value
+    xp = xp_of(v)
+    key = v if not largest else (xp.where(xp.isnan(v), -xp.inf, -v) if v.dtype.kind == "f" else -v)
+    index = xp.take(xp.argsort(key, axis=d, kind="stable"), xp.arange(k), axis=d)
+    values = statistics.take_along_axis(x, index, axis=d)
+    if not self.value.ndim:
+        values, index = ops.reshape(values, ()), index.reshape(())
+    return values_indices["topk"](named(values, "TopkBackward0"), as_tensor_of(index, self))
+
+
+def median(self, dim=None, keepdim=False):
+    """No ``dim``: the lower median of all elements (NaN if one is), its gradient spread
+    evenly over the elements equal to it. With ``dim``: ``(values, indices)`` along it,
+    the gradient to the index picked (the first NaN's where a slice has one)."""
+    v = self.value
+    xp = xp_of(v)
+    is_float = v.dtype.kind == "f"
+    if dim is None:
+        flat = ops.reshape(self, (-1,))
+        if v.size == 0:
+            return as_tensor_of(xp.asarray(np.nan, dtype=v.dtype), self)
+        nan = is_float and bool(xp.isnan(v).any())
+        mask = xp.isnan(v) if nan else v == xp.sort(v, axis=None)[(v.size - 1) // 2]
+        chosen = ops.getitem(flat, xp.nonzero(mask.reshape(-1))[0])
+        return named((ops.mean if nan else ops.max)(chosen), "MedianBackward0")
+    d = _dim("median", dim, v.ndim)
+    x = self if v.ndim else ops.reshape(self, (1,))
+    w = x.value
+    n = w.shape[d]
+    index = xp.take(xp.argsort(w, axis=d, kind="stable"), [(n - 1) // 2], axis=d)
+    if is_float:
+        nan = xp.isnan(w)
+        index = xp.where(nan.any(axis=d, keepdims=True), xp.argmax(nan, axis=d, keepdims=True), index)
+    values = statistics.take_along_axis(x, index, axis=d)
+    if not keepdim or not v.ndim:
+        values, index = ops.squeeze(values, d), xp.squeeze(index, d)
+    return values_indices["median"](named(values, "MedianBackward1"), as_tensor_of(index, self))
+
+
+def inverse(self):
+    return inv(self)
+
+
+def dist(input, other, p=2):  # noqa: A002
+    """``torch.dist``: the ``p``-norm of ``input - other`` (broadcast); gradient 0 where they
+    are equal, as PyTorch's."""
+    theirs = other.value if hasattr(other, "value") else np.asarray(other)
+    broadcast_shape("dist(input, other)", input.value.shape, theirs.shape)
+    return named(vector_norm(input - other, p), "DistBackward0")
+
+
+METHODS = {f.__name__: f for f in (tan, masked_fill, index_select, gather, scatter_add, repeat,
+                                   split, chunk, topk, median, det, inverse)}
+
+
+def install(cls):
+    """Attach ``METHODS`` to ``cls`` (``torch.Tensor``)."""
+    for name, f in METHODS.items():
+        setattr(cls, name, f)
