@@ -19,16 +19,10 @@ from .._backend import xp_of
 from ..core import ops
 from ..core.primitive import composite
 from .autograd.function import Function
+from .values import named
 
 DOF = ("{}(): degrees of freedom is <= 0. Correction should be strictly less than the reduction "
        "factor (input numel divided by output numel).")
-
-
-def _label(out, name):
-    node = getattr(out, "grad_fn", None)
-    if node is not None:
-        node.label = name
-    return out
 
 
 def _axes(dim, ndim):
@@ -66,7 +60,7 @@ def vector_norm(x, p=2, dim=None, keepdim=False):
         nonzero = x.value != 0
         powered = ops.where(nonzero, ops.absolute(ops.where(nonzero, x, 1)) ** p, 0)
         out = _root(ops.sum(powered, axis=axis, keepdims=keepdim), p)
-    return _label(out, "LinalgVectorNormBackward0")
+    return named(out, "LinalgVectorNormBackward0")
 
 
 def variance(x, dim, correction, keepdim, fn="var"):
@@ -78,7 +72,7 @@ def variance(x, dim, correction, keepdim, fn="var"):
         return ops.var(x, None if dim is None else _axes(dim, x.ndim), ddof=correction,
                        keepdims=keepdim)
     warnings.warn(DOF.format(fn), UserWarning, stacklevel=3)
-    return _label(NoDegreesOfFreedom.apply(x, dim, correction, keepdim), "VarBackward0")
+    return named(NoDegreesOfFreedom.apply(x, dim, correction, keepdim), "VarBackward0")
 
 
 @composite("(x - mean) / ((n - correction) std) (0 where std is 0)", name="std")
@@ -90,7 +84,7 @@ def standard_deviation(x, dim, correction, keepdim):
         v = NoDegreesOfFreedom.apply(x, dim, correction, keepdim)
     else:
         v = ops.var(x, None if dim is None else _axes(dim, x.ndim), ddof=correction, keepdims=keepdim)
-    return _label(_root(v, 2), "StdBackward0")
+    return named(_root(v, 2), "StdBackward0")
 
 
 class NoDegreesOfFreedom(Function):

@@ -10,6 +10,7 @@ from ...core import ops, statistics
 from ...core.primitive import composite
 from ...core.special import SELU_ALPHA, SELU_SCALE, gelu_erf, gelu_tanh
 from ..autograd.function import Function
+from ..values import named
 
 def _named(name):
     """The function's result has PyTorch's ``grad_fn`` name (``ReluBackward0``), where the
@@ -17,11 +18,7 @@ def _named(name):
     def wrap(f):
         @functools.wraps(f)
         def run(*args, **kwargs):
-            out = f(*args, **kwargs)
-            node = getattr(out, "grad_fn", None)
-            if node is not None:
-                node.label = name + "Backward0"
-            return out
+            return named(f(*args, **kwargs), name + "Backward0")
         return run
     return wrap
 
@@ -132,11 +129,7 @@ def linear(input, weight, bias=None):
                            f"existing size ({b[-bad[0]]}) at non-singleton dimension {k}.  Target sizes: "
                            f"{list(target)}.  Tensor sizes: {list(b)}")
     out = out + bias
-    if len(x) == 2:
-        node = getattr(out, "grad_fn", None)
-        if node is not None:
-            node.label = "AddmmBackward0"
-    return out
+    return named(out, "AddmmBackward0") if len(x) == 2 else out
 
 
 # -- losses ----------------------------------------------------------------------------------
