@@ -1017,3 +1017,11 @@ def test_numpy_of_a_0d_tensor_is_a_0d_array_as_pytorchs():
     with torch.no_grad():
         x -= 0.5  # an in-place update of a leaf: a new value, as before
     assert x.item() == 1.5 and x.requires_grad and x.is_leaf
+
+
+def test_arange_has_pytorchs_dtypes():
+    # PyTorch 2.13.0: torch.arange(6.) is float32, torch.arange(6) int64, and a float step float32
+    assert torch.arange(6.0).dtype == torch.float32 and torch.arange(6).dtype == torch.int64
+    assert torch.arange(0, 2, 0.5).dtype == torch.float32
+    assert torch.arange(0, 2, 0.5).tolist() == [0.0, 0.5, 1.0, 1.5]
+    assert torch.arange(3, dtype=torch.float64).dtype == torch.float64

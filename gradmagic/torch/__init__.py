@@ -171,7 +171,10 @@ def full(size, fill_value, dtype=None, device=None, requires_grad=False, **kwarg
 def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False, **kwargs):
     if end is None:
         start, end = 0, start
-    return make(np.arange(start, end, step), dtype, requires_grad, device, "torch.arange")
+    values = np.arange(start, end, step)
+    if dtype is None:  # as PyTorch: the default float dtype if any bound or the step is a float
+        dtype = default_float() if values.dtype.kind == "f" else np.dtype(np.int64)
+    return make(values, dtype, requires_grad, device, "torch.arange")
 
 
 def linspace(start, end, steps, dtype=None, device=None, requires_grad=False, **kwargs):
