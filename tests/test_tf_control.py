@@ -283,3 +283,176 @@ def test_a_trace_shows_recompute_grad_as_one_row_each_way_not_its_recomputation(
     assert [(r.node, r.level) for r in tr.backward] == [("sum", 1), ("block", 1)]
     assert len(tr.gradients) == 1  # the recomputation's own gradient is not the user's
     np.testing.assert_allclose(tr.backward[1].downstream[0], g.numpy())
+
+
+
+
+# -- tf.scan, tf.foldl, tf.foldr and tf.function(input_signature=...) ------------------------------
+def scan_nested(dtype):
+    def f(x, y):
+        start = (tf.zeros([], dtype), tf.ones([], dtype))
+        total, product = tf.scan(lambda a, e: (a[0] + e[0] * a[1], a[1] * tf.sin(e[1])), (x, y),
+                                 initializer=start)
+        return tf.concat([total, product], 0)
+    return f
+
+
+def fold_nested(fold, dtype):
+    def f(x, y):
+        a, b = fold(lambda acc, e: (acc[0] * e[0] + acc[1], acc[1] - e[1] * acc[0]), (x, y))
+        return tf.stack([a, b])
+    return f
+
+
+def signature_gradient():
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32), tf.TensorSpec([], tf.int32)])
+    def f(x, n):
+        return x * x * tf.cast(n, tf.float32)
+    x = tf.constant([1.0, 3.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x, 3)
+    return [listed(y), listed(tape.gradient(y, x)), listed(f([1.0, 2.0], np.int32(2))),
+            listed(f(np.array([0.5, 1.5]), 1))]
+
+
+SCAN_FUNCTIONS = {
+    "scan": lambda x: tf.scan(lambda a, e: a * e + tf.sin(a), x),
+    "scan-reverse-initializer": lambda x: tf.scan(lambda a, e: a * tf.cos(e) + e, x,
+                                                  initializer=tf.constant(2.0, x.dtype), reverse=True),
+    "scan-rows": lambda x: tf.scan(lambda a, row: a * row + tf.reduce_sum(row), x),
+    "foldl": lambda x: tf.foldl(lambda a, e: a * e - tf.exp(-a), x),
+    "foldr": lambda x: tf.foldr(lambda a, e: a * e - tf.exp(-a), x),
+    "foldl-initializer": lambda x: tf.foldl(lambda a, e: a * a * e, x,
+                                            initializer=tf.constant(0.5, x.dtype)),
+}
+SCAN_CASES = {f"{name}-{dtype.name}": (lambda fn=fn, dtype=dtype: value_and_grads(
+                  lambda x: fn(tf.cast(x, dtype)), [[0.5, -1.5, 2.0], [1.0, 3.0, -0.25]]
+                  if name == "scan-rows" else [0.5, -1.5, 2.0, 0.75]))
+              for name, fn in SCAN_FUNCTIONS.items() for dtype in (tf.float64, tf.float32)}
+SCAN_CASES.update({
+    f"{name}-{dtype.name}": (lambda fn=fn, dtype=dtype: value_and_grads(
+        lambda x, y: fn(dtype)(tf.cast(x, dtype), tf.cast(y, dtype)),
+        [0.5, -1.5, 2.0], [1.0, 0.25, -2.0]))
+    for name, fn in {"scan-nested": scan_nested,
+                     "foldl-nested": lambda dtype: fold_nested(tf.foldl, dtype),
+                     "foldr-nested": lambda dtype: fold_nested(tf.foldr, dtype)}.items()
+    for dtype in (tf.float64, tf.float32)})
+SCAN_CASES.update({
+    "scan-no-element": lambda: listed(tf.shape(tf.scan(lambda a, e: a + e, tf.zeros([0, 2]),
+                                                       initializer=tf.ones([2])))),
+    "foldl-no-element": lambda: listed(tf.foldl(lambda a, e: a - e, tf.zeros([0]), initializer=3.0)),
+    "function-input_signature": signature_gradient,
+})
+
+SCAN_TENSORFLOW_2_21 = {  # what each case gave on TensorFlow 2.21.0 (tensorflow-cpu, eager)
+    'scan-float64': [[0.5, -0.2705744614, -0.8084339646, -1.329531981], [[-16.40825614, 13.9843898,
+        -2.370916128, -3.233735858]]],
+    'scan-float32': [[0.5, -0.2705744505, -0.8084338903, -1.329531908], [[-16.40825653, 13.98439026,
+        -2.370916128, -3.233735561]]],
+    'scan-reverse-initializer-float64': [[-0.7493975631, -1.423680936, 1.078909856, 2.213377738],
+        [[1.682548999, 5.974457555, -3.243976742, -0.9688073489]]],
+    'scan-reverse-initializer-float32': [[-0.7493975163, -1.423680902, 1.078909874, 2.213377714],
+        [[1.682549, 5.974457741, -3.243976593, -0.9688074589]]],
+    'scan-rows-float64': [[0.5, -2.25, -2.5, -1.125], [[-20.0, 21.0, -7.5, -6.0]]],
+    'scan-rows-float32': [[0.5, -2.25, -2.5, -1.125], [[-20.0, 21.0, -7.5, -6.0]]],
+    'foldl-float64': [-736.932406, [[-3851.266768, 2155.231632, -993.978287, -6.595760822]]],
+    'foldl-float32': [-736.9324341, [[-3851.26709, 2155.231689, -993.9783325, -6.595760822]]],
+    'foldr-float64': [-7.630887553, [[-1.899303008, 7.379678357, -6.151521286, -20.27842064]]],
+    'foldr-float32': [-7.630887032, [[-1.899302959, 7.379677773, -6.151521206, -20.27841949]]],
+    'foldl-initializer-float64': [9.052455425e-07, [[1.448392868e-05, -2.413988113e-06,
+        9.052455425e-07, 1.206994057e-06]]],
+    'foldl-initializer-float32': [9.052455425e-07, [[1.448392868e-05, -2.413988113e-06,
+        9.052455425e-07, 1.206994057e-06]]],
+    'scan-nested-float64': [[0.5, -0.7622064772, -0.3458399707, 0.8414709848, 0.2081832532,
+        -0.1893004965], [[6.0, 4.207354924, 0.6245497597], [-1.14994655, 4.520263658,
+        -0.5198088135]]],
+    'scan-nested-float32': [[0.5, -0.7622064352, -0.3458399475, 0.8414709568, 0.2081832439,
+        -0.1893004775], [[6.0, 4.207354546, 0.6245497465], [-1.149946451, 4.520263672,
+        -0.5198088288]]],
+    'foldl-nested-float64': [[1.375, 1.375], [[-9.75, 3.0, 0.25], [9.0, -1.5, -0.5]]],
+    'foldl-nested-float32': [[1.375, 1.375], [[-9.75, 3.0, 0.25], [9.0, -1.5, -0.5]]],
+    'foldr-nested-float64': [[-5.0, 2.5], [[-5.0, -3.0, 1.5], [10.0, -6.0, 1.5]]],
+    'foldr-nested-float32': [[-5.0, 2.5], [[-5.0, -3.0, 1.5], [10.0, -6.0, 1.5]]],
+    'scan-no-element': [0, 2],
+    'foldl-no-element': 3.0,
+    'function-input_signature': [[3.0, 27.0], [6.0, 18.0], [2.0, 8.0], [0.25, 2.25]],
+}
+
+test_scan_gives_what_tensorflow_gives, test_every_scan_case_has_tensorflow_numbers = against_tensorflow(
+    SCAN_CASES, SCAN_TENSORFLOW_2_21)
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: tf.scan(lambda a, x: (a, a), tf.constant([1.0, 2.0]), initializer=0.0),
+     r"tf\.scan\(fn\): The two structures don't have the same nested structure"),
+    (lambda: tf.foldl(lambda a, x: [a[0] + x[0]], (tf.constant([1.0, 2.0]),)),
+     r"tf\.foldl\(fn\): The two structures don't have the same nested structure"),
+    (lambda: tf.scan(lambda a, x: a + x, tf.zeros([0])),
+     r"tf\.scan\(elems\): elems has no element to start from, and no initializer was given"),
+    (lambda: tf.foldr(lambda a, x: a + x, tf.constant(1.0)),
+     r"tf\.foldr\(elems\): expected tensors of rank 1 or more"),
+    (lambda: tf.scan(lambda a, x: a + x[0], (tf.zeros([3]), tf.zeros([2]))),
+     r"tf\.scan\(elems\): the tensors of elems must have the same first dimension, got \[2, 3\]"),
+], ids=["scan-structure", "foldl-structure", "scan-empty", "foldr-scalar", "scan-lengths"])
+def test_scan_and_folds_refuse_what_tensorflow_refuses(call, message):
+    # TensorFlow 2.21 raises ValueError ("The two structures don't have the same nested
+    # structure."), OutOfRangeError for no element, IndexError for a scalar
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+@pytest.mark.parametrize("fold", [tf.scan, tf.foldl, tf.foldr])
+def test_scan_and_folds_need_a_function(fold):
+    with pytest.raises(TypeError, match=r"\(fn\): 'fn' must be callable, got int 3"):
+        fold(3, tf.constant([1.0]))
+
+
+def test_tensor_spec_reads_as_tensorflow_s():
+    # TensorFlow 2.21.0 prints these same strings
+    spec = tf.TensorSpec([2, 3])
+    assert repr(spec) == "TensorSpec(shape=(2, 3), dtype=tf.float32, name=None)"
+    assert (spec.shape, spec.dtype, spec.name) == ((2, 3), tf.float32, None)
+    assert (repr(tf.TensorSpec(shape=None, dtype=tf.int32, name="x"))
+            == "TensorSpec(shape=<unknown>, dtype=tf.int32, name='x')")
+    assert repr(tf.TensorSpec([None, 3], tf.float64)) == "TensorSpec(shape=(None, 3), dtype=tf.float64, name=None)"
+    assert repr(tf.TensorSpec([], "float64")) == "TensorSpec(shape=(), dtype=tf.float64, name=None)"
+    assert (repr(tf.TensorSpec.from_tensor(tf.constant([1.0, 2.0])))
+            == "TensorSpec(shape=(2,), dtype=tf.float32, name=None)")
+    assert tf.TensorSpec([2]) == tf.TensorSpec([2]) and tf.TensorSpec([2]) != tf.TensorSpec([3])
+    assert tf.TensorSpec([None]).is_compatible_with(tf.constant([1.0, 2.0]))
+    assert not tf.TensorSpec([3]).is_compatible_with(tf.constant([1.0, 2.0]))
+    with pytest.raises(TypeError, match=r"tf\.TensorSpec\(shape\): Failed to convert ''abc'' to a shape: "
+                       r"''a''could not be converted to a dimension\."):
+        tf.TensorSpec("abc")
+
+
+@tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+def doubled(x):
+    return x * 2
+
+
+@pytest.mark.parametrize("args, message", [
+    ((tf.constant([[1.0, 2.0]]),), r"doubled\(x\): Binding inputs to tf\.function failed due to `Can not "
+     r"cast TensorSpec\(shape=\(1, 2\), dtype=tf\.float32, name=None\) to TensorSpec\(shape=\(None,\), "
+     r"dtype=tf\.float32, name=None\)`\. Received args: .* and kwargs: \{\} for signature: "
+     r"\(x: TensorSpec\(shape=\(None,\), dtype=tf\.float32, name=None\)\)\."),
+    ((tf.constant([1.0, 2.0], tf.float64),),
+     r"`Can not cast TensorSpec\(shape=\(2,\), dtype=tf\.float64, name=None\) to "
+     r"TensorSpec\(shape=\(None,\), dtype=tf\.float32, name=None\)`"),
+    ((3.0,), r"`Can not cast TensorSpec\(shape=\(\), dtype=tf\.float32, name=None\) to"),
+    ((tf.constant([1.0]), tf.constant([1.0])), r"failed due to `too many positional arguments`"),
+], ids=["rank", "dtype", "python-scalar", "two-arguments"])
+def test_function_checks_its_input_signature_as_tensorflow_does(args, message):
+    # TensorFlow 2.21.0 raises TypeError with these sentences
+    with pytest.raises(TypeError, match=message):
+        doubled(*args)
+
+
+def test_function_takes_a_list_of_tensor_specs_only():
+    with pytest.raises(TypeError, match=r"input_signature must be either a tuple or a list, got "):
+        tf.function(lambda x: x, input_signature=tf.TensorSpec([2]))
+    with pytest.raises(TypeError, match=r"input_signature must be a possibly nested sequence of TensorSpec "
+                       r"objects, got invalid args \[3\] with types \[<class 'int'>\]\."):
+        tf.function(lambda x: x, input_signature=[3])
+    assert listed(doubled(x=tf.constant([1.0]))) == [2.0] and doubled.input_signature == (tf.TensorSpec([None]),)

@@ -5,12 +5,14 @@ it and prints what those pages show. It is a thin map onto gradmagic's engine, n
 engine: every function converts its inputs with ``constant`` and calls the same ops. It
 covers the common eager API: tensors and ``Variable``, ``GradientTape``,
 ``custom_gradient``, ``recompute_grad``, ``grad_pass_through``, ``tf.math``, ``tf.linalg``,
-``tf.nn``, ``tf.random``, shapes and indexing, ``cond`` and ``while_loop`` (Python control
-flow, eager); a name it does not map raises ``AttributeError`` naming it.
+``tf.nn``, ``tf.random``, shapes, indexing and scatters, segment reductions, ``cond``,
+``while_loop``, ``scan`` and the folds (Python control flow, eager), ``TensorSpec``; a name
+it does not map raises ``AttributeError`` naming it.
 
-The modules, by family: ``tensors`` (making and converting), ``math``, ``arrays`` (shapes,
-indexing, clipping), ``linalg``, ``nn``, ``random``, ``control`` (control flow and gradient
-tools), ``debugging``, ``autodiff`` and ``errors``.
+The modules, by family: ``tensors`` (making and converting), ``math`` (with ``segments``),
+``arrays`` (shapes, indexing, clipping), ``scatter``, ``linalg``, ``nn``, ``random``,
+``control`` (control flow and gradient tools), ``debugging``, ``autodiff``, ``specs``
+(``TensorSpec``, ``tf.function``) and ``errors``.
 
 >>> import gradmagic.tf as tf
 >>> x = tf.constant(2.0)
@@ -31,16 +33,19 @@ from .arrays import (argsort, boolean_mask, broadcast_to, clip_by_global_norm, c
                      clip_by_value, concat, expand_dims, gather, gather_nd, one_hot, pad, repeat,
                      reshape, reverse, roll, slice, sort, split, squeeze, stack, tile, transpose,
                      unstack, where)
-from .control import (cond, grad_pass_through, gradients, map_fn, recompute_grad,
-                      vectorized_map, while_loop)
+from .control import (cond, foldl, foldr, grad_pass_through, gradients, map_fn,
+                      recompute_grad, scan, vectorized_map, while_loop)
 from .linalg import einsum, matmul, norm, tensordot
 from .math import add_n, argmax, argmin, cumsum
 from .module import Module
+from .scatter import (scatter_nd, tensor_scatter_nd_add, tensor_scatter_nd_sub,
+                      tensor_scatter_nd_update)
+from .specs import TensorSpec, function
 from .tensors import (UnconnectedGradients, Variable, bool, cast, complex64, complex128,
                       constant, convert_to_tensor, executing_eagerly, eye, fill, float16,
-                      float32, float64, function, identity, int8, int16, int32, int64,
-                      is_tensor, linspace, missing, newaxis, ones, ones_like, print, range,
-                      rank, shape, size, uint8, zeros, zeros_like)
+                      float32, float64, identity, int8, int16, int32, int64, is_tensor,
+                      linspace, missing, newaxis, ones, ones_like, print, range, rank, shape,
+                      size, uint8, zeros, zeros_like)
 
 out_of_scope.install()  # `from gradmagic.<dialect> import <missing>` says what __getattr__ says
 
@@ -71,6 +76,8 @@ __all__ = sorted({
     "reverse", "roll", "sort", "argsort", "matmul", "norm", "einsum", "tensordot", "argmax",
     "argmin", "cumsum", "add_n", "reduce_all", "reduce_any", "log", "cond", "while_loop",
     "map_fn", "vectorized_map", "recompute_grad", "grad_pass_through", "gradients",
+    "scan", "foldl", "foldr", "scatter_nd", "tensor_scatter_nd_add", "tensor_scatter_nd_sub",
+    "tensor_scatter_nd_update", "TensorSpec",
     "math", "linalg", "nn", "random", "debugging", "autodiff", "errors", "config", "Module",
     *TOP_ELEMENTWISE, *TOP_REDUCTIONS})
 

@@ -1,6 +1,6 @@
 """TensorFlow's control flow and gradient tools, in eager mode: ``tf.cond`` is a Python
-``if``, ``tf.while_loop`` and ``tf.map_fn`` are Python loops (the tape records what they
-run), and ``tf.recompute_grad`` and ``tf.grad_pass_through`` are custom gradients, so a
+``if``, ``tf.while_loop``, ``tf.map_fn``, ``tf.scan`` and the folds are Python loops (the
+tape records what they run), and ``tf.recompute_grad`` and ``tf.grad_pass_through`` are custom gradients, so a
 trace shows each call as one row.
 """
 
@@ -9,7 +9,7 @@ import functools
 from ..core.context import TAPES, unheard
 from ..core.custom import custom_gradient
 from ..core.nest import flatten
-from ..core.ops import identity, stack
+from ..core.ops import expand_dims, getitem, identity, stack
 from ..core.tape import GradientTape
 from ..core.tensor import Tensor
 from ..errors import GradientTypeError, GradientValueError
@@ -157,3 +157,80 @@ def gradients(ys, xs, grad_ys=None, name=None, **kwargs):
     """``tf.gradients`` does not work in eager mode; gradmagic is always eager."""
     raise RuntimeError("tf.gradients is not supported when eager execution is enabled. "
                        "Use tf.GradientTape instead.")
+
+
+# -- scan and folds: Python loops over the first axis, recorded as they run -----------------------
+def slices_of(fn, elems):
+    """``(number of slices, slice k as elems' nest)`` of a nest of tensors along its first axis."""
+    leaves, _, rebuild = flatten(elems)
+    tensors = [as_tensor(t) for t in leaves]
+    if not tensors or min(t.ndim for t in tensors) == 0:
+        raise GradientValueError(f"{fn}(elems): expected tensors of rank 1 or more to run over their "
+                                 f"first dimension, got {[t.shape for t in tensors]}")
+    n = {t.shape[0] for t in tensors}
+    if len(n) != 1:
+        raise GradientValueError(f"{fn}(elems): the tensors of elems must have the same first "
+                                 f"dimension, got {sorted(n)}")
+    parts = [unstack(t) for t in tensors]
+    return n.pop(), lambda k: rebuild([p[k] for p in parts])
+
+
+def accumulated(fn_name, fn, elems, initializer, reverse, keep):
+    """Run ``a = fn(a, x)`` over the slices ``x`` of ``elems`` (from the end when ``reverse``),
+    starting from ``initializer`` or else from the first slice; ``(a, [each a, if keep])``."""
+    callable_or_fail(fn_name, "fn", fn)
+    n, slice_at = slices_of(fn_name, elems)
+    steps = list(range(n))[::-1] if reverse else list(range(n))
+    if initializer is None:
+        if not steps:
+            raise GradientValueError(f"{fn_name}(elems): elems has no element to start from, and "
+                                     "no initializer was given")
+        a, steps, seen = slice_at(steps[0]), steps[1:], [slice_at(steps[0])]
+    else:
+        leaves, _, rebuild = flatten(initializer)
+        a, seen = rebuild([as_tensor(v) for v in leaves]), []
+    shape = structure(a)
+    for k in steps:
+        a = fn(a, slice_at(k))
+        if structure(a) != shape:
+            wanted = "one tensor" if shape == "None" else shape
+            raise GradientValueError(
+                f"{fn_name}(fn): The two structures don't have the same nested structure: fn must "
+                f"return what the accumulator is, {wanted}, got {a!r:.80}")
+        if keep:
+            seen.append(a)
+    return a, seen
+
+
+def scan(fn, elems, initializer=None, parallel_iterations=10, back_prop=True, swap_memory=False,
+         infer_shape=True, reverse=False, name=None):
+    """``tf.scan``: ``a = fn(a, x)`` for each slice ``x`` of ``elems`` along its first axis (a
+    nest of tensors: of each, passed as that nest), every ``a`` stacked, in ``elems``' order
+    (from the end when ``reverse``). ``a`` starts from ``initializer`` (its structure is
+    ``fn``'s result's), or else is the first slice, which is then the first result. A Python
+    loop here: gradients flow through every step, as the tape records them."""
+    a, seen = accumulated("tf.scan", fn, elems, initializer, reverse, keep=True)
+    leaves, _, rebuild = flatten(a)
+    if reverse:
+        seen = seen[::-1]
+    if not seen:  # no element: empty stacks of the initializer's shapes
+        return rebuild([getitem(expand_dims(as_tensor(v), 0), slice(0, 0)) for v in leaves])
+    columns = zip(*[flatten(s)[0] for s in seen])
+    return rebuild([stack([as_tensor(v) for v in column]) for column in columns])
+
+
+def foldl(fn, elems, initializer=None, parallel_iterations=10, back_prop=True, swap_memory=False,
+          name=None):
+    """``tf.foldl``: ``a = fn(a, x)`` for each slice of ``elems`` from the first, starting from
+    ``initializer`` or else from the first slice; the last ``a``."""
+    a = accumulated("tf.foldl", fn, elems, initializer, False, keep=False)[0]
+    leaves, _, rebuild = flatten(a)
+    return rebuild([convert_to_tensor(v) for v in leaves])
+
+
+def foldr(fn, elems, initializer=None, parallel_iterations=10, back_prop=True, swap_memory=False,
+          name=None):
+    """``tf.foldr``: as ``tf.foldl``, from the last slice."""
+    a = accumulated("tf.foldr", fn, elems, initializer, True, keep=False)[0]
+    leaves, _, rebuild = flatten(a)
+    return rebuild([convert_to_tensor(v) for v in leaves])

@@ -12,6 +12,7 @@ from ..core.primitive import Primitive, composite, defvjp, unary as unary_op
 from ..core.tensor import Tensor
 from ..errors import GradientValueError
 from .errors import InvalidArgumentError
+from .segments import SEGMENTS
 from .tensors import as_tensor, axis_of, int64, missing
 
 
@@ -246,6 +247,8 @@ def add_n(inputs, name=None):
     return out if len(ts) > 1 else ops.identity(out)
 
 
+globals().update(SEGMENTS)  # tf.math.segment_sum, tf.math.unsorted_segment_max ...
+
 TopKV2 = collections.namedtuple("TopKV2", ["values", "indices"])
 
 
@@ -288,7 +291,7 @@ def log_softmax(logits, axis=-1, name=None):
 
 __all__ = sorted([*ELEMENTWISE, *REDUCTIONS, "reduce_all", "reduce_any", "count_nonzero",
                   "argmax", "argmin", "cumsum", "cumprod", "add_n", "top_k", "l2_normalize",
-                  "softmax", "log_softmax", "scalar_mul"])
+                  "softmax", "log_softmax", "scalar_mul", *SEGMENTS])
 
 
 def __dir__():

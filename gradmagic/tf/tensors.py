@@ -273,13 +273,6 @@ def executing_eagerly():
     return True
 
 
-def function(func=None, **options):
-    """``tf.function``: gradmagic always runs eagerly, so this returns ``func`` itself."""
-    if func is None:
-        return lambda f: f
-    return func
-
-
 def print(*inputs, output_stream=None, sep=" ", end="\n", summarize=3, name=None):  # noqa: A001
     """``tf.print``: writes its inputs, separated by ``sep``, to standard error (as
     TensorFlow does) or to ``output_stream`` (``sys.stdout``, ``sys.stderr``, or a
