@@ -1025,3 +1025,65 @@ def test_arange_has_pytorchs_dtypes():
     assert torch.arange(0, 2, 0.5).dtype == torch.float32
     assert torch.arange(0, 2, 0.5).tolist() == [0.0, 0.5, 1.0, 1.5]
     assert torch.arange(3, dtype=torch.float64).dtype == torch.float64
+
+
+PROMOTION = {  # PyTorch 2.13.0: the dtype and values of each (NumPy would give float64 for all)
+    "i/2": (lambda i, f, c: i / 2, [0.5, 1.0]),
+    "i+0.5": (lambda i, f, c: i + 0.5, [1.5, 2.5]),
+    "i+f": (lambda i, f, c: i + f, [2.0, 4.0]),
+    "f+0-d float64": (lambda i, f, c: f + torch.tensor(1.0, dtype=torch.float64), [2.0, 3.0]),
+    "f*np.float64": (lambda i, f, c: f * np.float64(2.0), [2.0, 4.0]),
+    "cat": (lambda i, f, c: torch.cat([i, f]), [1.0, 2.0, 1.0, 2.0]),
+    "stack/3": (lambda i, f, c: torch.stack([i, i]) / 3,
+                [[0.3333333432674408, 0.6666666865348816], [0.3333333432674408, 0.6666666865348816]]),
+    "where": (lambda i, f, c: torch.where(c, i, 0.5), [1.0, 0.5]),
+    "sqrt(i)": (lambda i, f, c: torch.sqrt(i), [1.0, 1.4142135381698608]),
+    "i**0.5": (lambda i, f, c: i ** 0.5, [1.0, 1.4142135381698608]),
+    "2.0**i": (lambda i, f, c: 2.0 ** i, [2.0, 4.0]),
+    "bool*1.5": (lambda i, f, c: c * 1.5, [1.5, 0.0]),
+    "np.float64*0-d": (lambda i, f, c: np.float64(2.0) * torch.tensor(1.0), 2.0),
+    "2.5*0-d int": (lambda i, f, c: 2.5 * torch.tensor(3), 7.5),
+}
+
+
+@pytest.mark.parametrize("name", list(PROMOTION))
+def test_float_results_have_pytorchs_dtype(name):
+    fn, values = PROMOTION[name]
+    r = fn(torch.tensor([1, 2]), torch.tensor([1.0, 2.0]), torch.tensor([True, False]))
+    assert r.dtype == torch.float32 and r.tolist() == values
+
+
+def test_float64_stays_where_a_tensor_or_a_cast_asks_for_it():
+    f = torch.tensor([1.0, 2.0])
+    assert (torch.tensor([1.0, 2.0], dtype=torch.float64) + f).dtype == torch.float64
+    assert torch.tensor([1, 2]).double().dtype == torch.float64
+    assert (f.to(torch.float64) * 2).dtype == torch.float64
+    assert (torch.tensor([1.0], dtype=torch.float64) * 0.5).dtype == torch.float64
+    x = torch.tensor([1.0, 2.0], requires_grad=True)  # a float64 0-d tensor and number: float32
+    y = (x * torch.tensor(2.0, dtype=torch.float64) + np.float64(1.0)).sum()
+    y.backward()
+    assert y.dtype == x.grad.dtype == torch.float32 and x.grad.tolist() == [2.0, 2.0]
+
+
+def test_in_place_ops_refuse_what_pytorch_cannot_cast():
+    with pytest.raises(RuntimeError, match="result type Float can't be cast to the desired output type Long"):
+        torch.tensor([1, 2]).add_(0.5)
+    with pytest.raises(RuntimeError, match="result type Long can't be cast to the desired output type Bool"):
+        torch.tensor([True]).add_(1)
+    f = torch.ones(2)
+    f.add_(torch.tensor([1, 2]))  # an integer into a float tensor is fine
+    assert f.dtype == torch.float32 and f.tolist() == [2.0, 3.0]
+
+
+def test_out_holds_the_result_as_pytorchs():
+    # PyTorch's Tensors tutorial: torch.matmul(tensor, tensor.T, out=y3), torch.mul(..., out=z3)
+    t = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+    y3 = torch.rand_like(t)
+    assert torch.matmul(t, t.T, out=y3) is y3 and y3.tolist() == [[5.0, 11.0], [11.0, 25.0]]
+    z3 = torch.zeros_like(t)
+    torch.mul(t, t, out=z3)
+    assert z3.tolist() == [[1.0, 4.0], [9.0, 16.0]]
+    x = torch.ones(2, requires_grad=True)
+    with pytest.raises(RuntimeError, match=r"mul\(\): functions with out=\.\.\. arguments don't support "
+                                           r"automatic differentiation, but one of the arguments requires grad\."):
+        torch.mul(x, x, out=torch.zeros(2))

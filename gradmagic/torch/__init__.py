@@ -200,11 +200,22 @@ def _t(x, like=None):
 
 
 def _method(name):
-    def function(input, *args, **kwargs):
-        return getattr(_t(input), name)(*args, **kwargs)
+    def function(input, *args, out=None, **kwargs):
+        result = getattr(_t(input), name)(*args, **kwargs)
+        return result if out is None else _into(name, out, result)
     function.__name__ = function.__qualname__ = name
     function.__doc__ = f"``torch.{name}(input, ...)``: ``input.{name}(...)``."
     return function
+
+
+def _into(name, out, result):
+    """``torch.<name>(..., out=out)``: ``out`` holds the result (a new version of it), as
+    PyTorch writes it; refused where the result would need a gradient, as PyTorch refuses."""
+    if isinstance(result, Tensor) and result.requires_grad:
+        raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic "
+                           "differentiation, but one of the arguments requires grad.")
+    with no_grad():
+        return out.rebind(result)
 
 
 _METHODS = ("exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "erf", "relu", "abs", "square",

@@ -36,7 +36,7 @@ from ..core.tensor import Tensor as CoreTensor
 from .anomaly import hooks_with_anomaly
 from .hooks import LIVE, with_hooks
 from .hooks import run as run_hooks
-from .values import step_name
+from .values import castable, narrow, step_name
 
 GRAD = contextvars.ContextVar("gradmagic_torch_grad", default=True)  # grad mode, per thread
 INFERENCE = contextvars.ContextVar("gradmagic_torch_inference", default=False)  # inference mode
@@ -215,7 +215,11 @@ class Node:
 
 def made(prim, args, vals, out, params):
     """``Tensor.made``, called by the engine for each differentiable op that makes a torch
-    tensor: when grad mode is on and an input requires grad, ``out`` gets its ``Node``."""
+    tensor: its float dtype made PyTorch's (``values.float_result``); when grad mode is on
+    and an input requires grad, ``out`` gets its ``Node``."""
+    v, w = out.value, vals[0]  # a first operand that is a tensor of the result's own type
+    if (args[0] is w or type(w) is not type(v) or type(v) is np.ndarray) and v.dtype.itemsize == 8:
+        narrow(out, args, params)  # a float64 NumPy may have widened to (a NumPy scalar's type is its dtype)
     if GRAD.get() and out.value.dtype.kind in "fc":
         for a in args:
             if isinstance(a, Tensor) and (a.grad_fn is not None or a.leaf_requires_grad):
@@ -302,7 +306,7 @@ class Tensor(CoreTensor):
                                "operation.")
         value = new.value if isinstance(new, CoreTensor) else new
         if value.dtype != self.value.dtype:
-            value = value.astype(self.value.dtype)
+            value = value.astype(castable(value.dtype, self.value.dtype))
         old = self.grad_fn
         node = new.grad_fn if isinstance(new, Tensor) and GRAD.get() else None
         if old is not None and node is not None:  # a walk through the old version needs it
@@ -449,7 +453,8 @@ class Walk:
         try:
             grads = walk_back(self.entries, self.ids, seeds, want, create_graph,
                               hooks_with_anomaly(listeners()))
-            grads.update((k, g) for k, g in self.hooked.items() if k in want)
+            if self.hooked:  # gradients after their tensors' hooks
+                grads.update((k, g) for k, g in self.hooked.items() if k in want)
             return grads
         finally:
             GRAD.reset(grad)

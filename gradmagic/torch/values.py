@@ -69,6 +69,51 @@ def default_float():
     return DEFAULTS["float"]
 
 
+def float_result(args):
+    """The float dtype PyTorch gives an op on ``args`` whose NumPy result is a float:
+    dimensioned tensors decide before 0-d ones, and numbers (Python's or NumPy's scalars)
+    never widen a tensor; integers alone give the default float (``i / 2``, ``sqrt(i)``).
+    NumPy would give float64 where a float64 number or 0-d tensor, or an integer, met a
+    float32 tensor."""
+    dims, zeros = [], []
+    for a in args:
+        for v in a if isinstance(a, (list, tuple)) else (a,):
+            value = getattr(v, "value", v)  # a tensor's array, or an array: not a number
+            if v is not value or isinstance(value, np.ndarray):
+                if value.dtype.kind == "f":
+                    (dims if value.ndim else zeros).append(value.dtype)
+    floats = dims or zeros
+    return np.result_type(*floats) if floats else default_float()
+
+
+def narrow(out, args, params):
+    """``out``, a float64 result NumPy gave, made the float dtype PyTorch gives (an op that
+    names its ``dtype`` keeps it)."""
+    value = out.value
+    dtype = value.dtype
+    if dtype.kind != "f" or "dtype" in params:
+        return
+    for a in args:  # the commonest: a tensor of the result's dtype and rank decides it as is
+        v = getattr(a, "value", None)
+        if v is not None and v.dtype == dtype and v.ndim == value.ndim:
+            return
+    want = float_result(args)
+    if want != dtype:
+        out.value = value.astype(want)
+
+
+CATEGORIES = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}  # PyTorch's: bool, integer, float, complex
+
+
+def castable(result, into):
+    """``into``, where an in-place op may write a ``result`` dtype into a tensor of it (within
+    a category or down from a higher one); else PyTorch's error (a float into an int)."""
+    if CATEGORIES[result.kind] > CATEGORIES[into.kind]:
+        raise RuntimeError(f"result type {type_name(result)} can't be cast to the desired output "
+                           f"type {type_name(into)}")
+    return into
+
+
 class Size(tuple):
     """``torch.Size``: a tuple of ints that prints as PyTorch prints it."""
 
