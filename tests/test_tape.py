@@ -1666,3 +1666,19 @@ def test_failure_while_differentiating_uses_up_a_non_persistent_tape():
         tape.gradient(y, x)
     with pytest.raises(RuntimeError, match="failed while differentiating.*new tape"):
         tape.gradient(y, x)
+
+
+def test_assign_refuses_a_cast_that_loses_what_the_value_holds():
+    # TensorFlow 2.21.0: tf.Variable(0).assign(1.5) raises "Cannot convert 1.5 to EagerTensor of
+    # dtype int32"; gradmagic truncated it to 1 without a word
+    v = gm.Variable(np.int32(0))
+    with pytest.raises(TypeError, match=r"assign\(value\): cannot convert a value of dtype float64 to "
+                                        r"this Variable's dtype int32"):
+        v.assign(np.float64(1.5))
+    with pytest.raises(TypeError, match="cannot convert a value of dtype float64"):
+        gm.Variable(np.array([1, 2], np.int32)).assign_add(np.array([0.7, 0.7]))
+    v.assign(2)
+    assert v.numpy() == 2 and v.dtype == np.int32  # an int stays fine
+    w = gm.Variable(1.0)
+    w.assign(np.float64(2.5))  # within floats: cast to the Variable's dtype, as before
+    assert w.dtype == np.float32 and float(w) == 2.5

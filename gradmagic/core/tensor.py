@@ -146,13 +146,19 @@ class Variable(Tensor):
         Variable.exist = True
 
     def assign(self, value):
-        """Replace the value (same shape; cast to this variable's dtype). Not recorded."""
+        """Replace the value (same shape; cast to this variable's dtype within its kind: a
+        float into an int Variable is an error, as in TensorFlow). Not recorded."""
         xp = xp_of(self.value)
         new = to_array(value, None, f"Variable({self.name!r}).assign", "value", module=xp)
         if tuple(new.shape) != self.shape:
             raise GradientValueError(
                 f"Variable({self.name!r}).assign(value): expected shape {self.shape}, "
                 f"got {tuple(new.shape)}")
+        if not np.can_cast(np.dtype(str(new.dtype)), np.dtype(str(self.dtype)), "same_kind"):
+            raise GradientTypeError(  # as TensorFlow refuses (a float into an int Variable)
+                f"Variable({self.name!r}).assign(value): cannot convert a value of dtype "
+                f"{new.dtype} to this Variable's dtype {self.dtype} without losing what it "
+                "holds; cast it first, e.g. np.round(value).astype(...)")
         new = numpy_names(xp).array(new, dtype=self.dtype)  # a copy: assign never aliases
         self.value = callable_value(self, new) if type(self.value) is VariableValue else new
         return self
