@@ -194,3 +194,14 @@ def test_packing_refuses_what_tensorflow_refuses():
     with pytest.raises(tf.errors.InvalidArgumentError, match=r"Shapes of all inputs must match: "
                        r"values\[0\]\.shape = \[\] != values\[1\]\.shape = \[2\]"):
         tf.convert_to_tensor([x, tf.constant([1.0, 2.0])])
+
+
+def test_a_shape_answers_as_tensorflows_tensorshape():
+    # TensorFlow 2.21.0: tf.zeros([3, 1]).shape.as_list() is [3, 1], rank and ndims 2,
+    # num_elements() 3, equal to [3, 1] and (3, 1); TensorShape([None, 3]) has None elements
+    s = tf.zeros([3, 1]).shape
+    assert s.as_list() == [3, 1] and s.rank == s.ndims == 2 and s.num_elements() == 3
+    assert s == [3, 1] and s == (3, 1) and s != [3, 2] and s[0] == 3 and s.is_fully_defined()
+    assert tf.TensorShape([2, 3]).as_list() == [2, 3]
+    assert tf.TensorShape([None, 3]).num_elements() is None
+    assert hash(s) == hash((3, 1))  # still a tuple, as NumPy code expects

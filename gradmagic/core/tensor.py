@@ -19,6 +19,43 @@ from ..errors import GradientTypeError, GradientValueError
 from .context import TAPES
 
 
+class Shape(tuple):
+    """A Tensor's shape: a tuple of ints, as NumPy's, that also answers as TensorFlow's
+    ``TensorShape`` does (``as_list()``, ``rank``, ``num_elements()``, equal to a list)."""
+
+    __slots__ = ()
+
+    def as_list(self) -> list:
+        return list(self)
+
+    rank = ndims = property(len)
+
+    @property
+    def dims(self) -> list:
+        return list(self)
+
+    def num_elements(self):
+        """The number of elements (None where a dimension is unknown)."""
+        n = 1
+        for d in self:
+            if d is None:
+                return None
+            n *= d
+        return n
+
+    def is_fully_defined(self) -> bool:
+        return None not in self
+
+    def __eq__(self, other):
+        return tuple.__eq__(self, tuple(other)) if isinstance(other, (list, tuple)) else NotImplemented
+
+    def __ne__(self, other):
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    __hash__ = tuple.__hash__
+
+
 class Tensor:
     """An immutable array the tape can follow. ``.value`` is the raw NumPy/CuPy array.
 
@@ -35,7 +72,8 @@ class Tensor:
         self.value = value if hasattr(value, "shape") else np.asarray(value)
 
     # -- what the value is ------------------------------------------------------
-    shape = property(lambda self: tuple(self.value.shape), doc="The shape, a tuple of ints.")
+    shape = property(lambda self: Shape(self.value.shape),
+                     doc="The shape, a tuple of ints (with TensorFlow's ``as_list()``, ``rank``).")
     dtype = property(lambda self: self.value.dtype, doc="The NumPy dtype.")
     ndim = property(lambda self: self.value.ndim)
     size = property(lambda self: int(self.value.size))

@@ -27,6 +27,7 @@ from .. import out_of_scope
 from ..core.custom import custom_gradient
 from ..core.ops import stop_gradient
 from ..core.tape import GradientTape
+from ..core.tensor import Shape as TensorShape
 from ..core.tensor import Tensor
 from . import autodiff, config, debugging, errors, linalg, math, nn, random
 from .arrays import (argsort, boolean_mask, broadcast_to, clip_by_global_norm, clip_by_norm,
@@ -77,7 +78,7 @@ __all__ = sorted({
     "argmin", "cumsum", "add_n", "reduce_all", "reduce_any", "log", "cond", "while_loop",
     "map_fn", "vectorized_map", "recompute_grad", "grad_pass_through", "gradients",
     "scan", "foldl", "foldr", "scatter_nd", "tensor_scatter_nd_add", "tensor_scatter_nd_sub",
-    "tensor_scatter_nd_update", "TensorSpec",
+    "tensor_scatter_nd_update", "TensorSpec", "TensorShape",
     "math", "linalg", "nn", "random", "debugging", "autodiff", "errors", "config", "Module",
     *TOP_ELEMENTWISE, *TOP_REDUCTIONS})
 
