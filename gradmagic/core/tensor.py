@@ -21,7 +21,9 @@ from .context import TAPES
 
 class Shape(tuple):
     """A Tensor's shape: a tuple of ints, as NumPy's, that also answers as TensorFlow's
-    ``TensorShape`` does (``as_list()``, ``rank``, ``num_elements()``, equal to a list)."""
+    ``TensorShape`` does (``as_list()``, ``rank``, ``num_elements()``). It compares as a
+    tuple, in C, since the engine compares shapes at every step of a recorded pass: so
+    ``shape == [3, 1]`` is False, as NumPy's (compare ``shape.as_list()`` with a list)."""
 
     __slots__ = ()
 
@@ -45,15 +47,6 @@ class Shape(tuple):
 
     def is_fully_defined(self) -> bool:
         return None not in self
-
-    def __eq__(self, other):
-        return tuple.__eq__(self, tuple(other)) if isinstance(other, (list, tuple)) else NotImplemented
-
-    def __ne__(self, other):
-        equal = self.__eq__(other)
-        return equal if equal is NotImplemented else not equal
-
-    __hash__ = tuple.__hash__
 
 
 class Tensor:
