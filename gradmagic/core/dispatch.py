@@ -10,6 +10,7 @@ naming the function and the way out.
 
 from ..errors import NoGradientError
 from . import contract, creation, layout, linalg, ops, special, statistics
+from .context import stack
 from .primitive import apply, binary, unary
 from .tensor import Tensor, Variable
 
@@ -101,7 +102,9 @@ def _np_name(f):
 
 def _no_rule(name):
     return NoGradientError(
-        f"{name} has no gradient rule in gradmagic, so it cannot run on a Tensor. Write the "
+        f"{name} has no gradient rule in gradmagic, so it cannot run on a Tensor that a tape "
+        "follows or that requires grad (its gradient would be lost; on other Tensors it runs "
+        "as NumPy's). Write the "
         "computation with the ops that have one (see gradmagic.core.dispatch.FUNCTIONS and "
         "gradmagic.ops.UFUNCS), or "
         "give it a gradient: wrap it in a function decorated with @gm.custom_gradient that "
@@ -133,9 +136,21 @@ def dispatch_function(func, args, kwargs):
     impl = FUNCTIONS.get(func)
     if impl is not None:
         return impl(*args, **kwargs)
-    if func in NONDIFF_FUNCTIONS:
-        return ops.nondiff(func, args, kwargs)
+    if func in NONDIFF_FUNCTIONS or not _followed(args, kwargs):
+        return ops.nondiff(func, args, kwargs)  # no gradient to lose: NumPy's own function
     raise _no_rule(_np_name(func))
+
+
+def _followed(args, kwargs):
+    """Whether a gradient could flow through one of the Tensors among ``args`` and ``kwargs``
+    (one level into lists): a recording tape follows it, or it requires grad (a dialect's)."""
+    tapes = [t for t in stack() if t.records]
+    for a in list(args) + list(kwargs.values()):
+        for t in a if isinstance(a, (list, tuple)) else (a,):
+            if isinstance(t, Tensor) and (getattr(t, "requires_grad", False) or any(
+                    tape.follows(t) or tape.watches_on_use(t) for tape in tapes)):
+                return True
+    return False
 
 
 UFUNCS = ops.UFUNCS  # looked up on every NumPy call on a Tensor

@@ -19,7 +19,7 @@ from .._array_api import module_dtype, numpy_names, spelled_out
 from .._array_api import scatter_add as array_api_scatter_add
 from .._backend import kind, xp_of
 from ..errors import GradientValueError, NoGradientError
-from .primitive import Primitive, apply, binary, composite, unary
+from .primitive import Primitive, apply, binary, composite, result_class, unary
 from .tensor import Tensor, constant
 
 UFUNCS = {}  # numpy ufunc -> Primitive
@@ -560,19 +560,22 @@ def nondiff(func, args, kwargs):
         if isinstance(a, (list, tuple)):
             return type(a)(raw(b) for b in a)
         return a
+    cls = result_class([b for a in args for b in (a if isinstance(a, (list, tuple)) else (a,))])
     args = [raw(a) for a in args]
     kwargs = {k: raw(v) for k, v in kwargs.items()}
     first = next((a for a in args if hasattr(a, "shape")), None)
     xp = numpy_names(xp_of(first))
     result = getattr(xp, func.__name__)(*args, **kwargs)
-    return _wrap_nondiff(result)
+    return _wrap_nondiff(result, cls)
 
 
-def _wrap_nondiff(r):
+def _wrap_nondiff(r, cls):
     if isinstance(r, tuple):
-        return tuple(_wrap_nondiff(a) for a in r)
+        return tuple(_wrap_nondiff(a, cls) for a in r)
     if hasattr(r, "shape") and hasattr(r, "dtype") and not isinstance(r, np.generic):
-        return Tensor(r)
+        t = cls.__new__(cls)  # of the inputs' class (a dialect's tensors stay its own)
+        t.value = r
+        return t
     return r
 
 
