@@ -409,3 +409,17 @@ def test_core_sqrt_keeps_numpys_rule_where_the_upstream_is_0():
         y = np.sum(np.where(x > 0, np.sqrt(x), 0.0))
     g = tape.gradient(y, x).numpy()
     assert np.isnan(g[0]) and g[1] == 0.25
+
+
+def test_integer_reductions_keep_their_dtype_as_tensorflows():
+    # TensorFlow 2.21.0: sums and products of int32 are int32 (NumPy's are int64), and a uint8
+    # sum wraps around in uint8: 200 + 100 is 44
+    for fn in (tf.reduce_sum, tf.reduce_prod, tf.reduce_max, tf.reduce_mean):
+        r = fn(tf.constant([1, 2, 3]))
+        assert r.dtype == np.int32
+    assert int(tf.reduce_sum(tf.constant([1, 2, 3]))) == 6 and int(tf.reduce_mean(tf.constant([1, 2, 3]))) == 2
+    r = tf.reduce_sum(tf.constant([200, 100], tf.uint8))
+    assert r.dtype == np.uint8 and int(r) == 44
+    r = tf.cumsum(tf.constant([1, 2, 3], tf.int16))
+    assert r.dtype == np.int16 and r.numpy().tolist() == [1, 3, 6]
+    assert tf.reduce_sum(tf.constant([[1, 2], [3, 4]]), axis=0).numpy().tolist() == [4, 6]

@@ -133,10 +133,19 @@ def scalar_mul(scalar, x, name=None):
 def reduction(fn, tf_name):
     """``tf.math.<tf_name>(input_tensor, axis=None, keepdims=False)`` on the engine's ``fn``."""
     def f(input_tensor, axis=None, keepdims=False, name=None):
-        return fn(as_tensor(input_tensor), axis=axis, keepdims=bool(keepdims))
+        x = as_tensor(input_tensor)
+        return same_integers(fn(x, axis=axis, keepdims=bool(keepdims)), x)
     f.__name__ = f.__qualname__ = tf_name
     f.__doc__ = f"``tf.{tf_name}(input_tensor, axis=None, keepdims=False)``, on gradmagic's ``{fn.__name__}``."
     return f
+
+
+def same_integers(out, x):
+    """``out`` in ``x``'s integer dtype, as TensorFlow keeps it (NumPy's sums and products of
+    int32 or uint8 are int64 or uint64; TensorFlow's wrap around in the input's dtype)."""
+    if x.dtype.kind in "iu" and out.dtype != x.dtype:
+        return ops.astype(out, x.dtype)
+    return out
 
 
 def integer_mean(x, axis=None, keepdims=False):
@@ -210,7 +219,7 @@ def running(fn, identity, x, axis, exclusive, reverse, name):
     a = axis_of(axis, x.ndim, f"tf.math.{name}")
     if reverse:
         x = ops.flip(x, a)
-    out = fn(x, axis=a)
+    out = same_integers(fn(x, axis=a), x)
     if exclusive:  # shifted by one along the axis, the identity first, exactly as TensorFlow's
         lead = (slice(None),) * a
         first = ops.getitem(ops.ones_like(x) * identity, lead + (slice(0, 1),))
