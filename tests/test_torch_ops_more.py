@@ -252,3 +252,31 @@ def test_errors_are_pytorch_s(name, call, kind, message):
     with pytest.raises(kind) as caught:
         call()
     assert str(caught.value) == message
+
+
+def test_tensor_basics_as_pytorchs():
+    # PyTorch 2.13.0 gave each value below for the same code
+    i, f = torch.tensor([7, -7, 8]), torch.tensor([7.5, -7.5, 8.0])
+    assert torch.div(i, 2, rounding_mode="floor").tolist() == [3, -4, 4]
+    assert torch.div(i, 2, rounding_mode="trunc").tolist() == [3, -3, 4]
+    assert torch.div(i, 2, rounding_mode="floor").dtype == torch.int64
+    assert torch.div(i, torch.tensor([2, 2, 3]), rounding_mode="trunc").tolist() == [3, -3, 2]
+    assert torch.div(f, 2, rounding_mode="floor").tolist() == [3.0, -4.0, 4.0]
+    assert torch.div(f, 2, rounding_mode="trunc").tolist() == [3.0, -3.0, 4.0] and f.div(2).tolist() == [3.75, -3.75, 4.0]
+    x = torch.tensor([3.0, 5.0], requires_grad=True)
+    y = torch.div(x, 2, rounding_mode="floor")
+    y.sum().backward()
+    assert y.requires_grad and y.grad_fn.name() == "DivBackward0" and x.grad.tolist() == [0.0, 0.0]
+    with pytest.raises(RuntimeError, match="div expected rounding_mode to be one of None, 'trunc', or 'floor' "
+                                           "but found 'round'"):
+        torch.div(i, 2, rounding_mode="round")
+    m = torch.zeros(2, 3)
+    assert m.is_contiguous() and not m.t().is_contiguous()
+    assert m.is_floating_point() and not i.is_floating_point()
+    assert [t.tolist() for t in torch.tensor([[1, 2], [3, 4]]).unbind(1)] == [[1, 3], [2, 4]]
+    assert f.new_zeros(2, 2).tolist() == [[0.0, 0.0], [0.0, 0.0]] and f.new_zeros((2,)).dtype == torch.float32
+    assert i.new_ones(3).dtype == torch.int64 and f.new_full((2,), 3.5).tolist() == [3.5, 3.5]
+    assert i.type() == "torch.LongTensor" and f.type() == "torch.FloatTensor"
+    a = torch.tensor([-1.5, 2.0])
+    a.abs_()
+    assert a.tolist() == [1.5, 2.0]

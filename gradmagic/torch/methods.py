@@ -26,7 +26,7 @@ from ..core import layout, ops, statistics
 from .graph import as_tensor_of
 from .linalg import det, inv
 from .subgradients import vector_norm
-from .tensor import values_indices
+from .tensor import make, values_indices
 from .values import broadcast_shape, named
 
 
@@ -269,8 +269,63 @@ def dist(input, other, p=2):  # noqa: A002
     return named(vector_norm(input - other, p), "DistBackward0")
 
 
+def div(self, other, *, rounding_mode=None):
+    """``self / other``; ``rounding_mode="trunc"`` or ``"floor"`` rounds the quotient, whose
+    derivative is 0 almost everywhere (integers divide exactly, in their dtype, as PyTorch's)."""
+    if rounding_mode is None:
+        return self / other
+    if rounding_mode not in ("trunc", "floor"):
+        raise RuntimeError(f"div(rounding_mode={rounding_mode!r}): div expected rounding_mode to "
+                           f"be one of None, 'trunc', or 'floor' but found '{rounding_mode}'")
+    b = getattr(other, "value", other)
+    if self.dtype.kind in "iu" and np.asarray(b).dtype.kind in "iub":  # exact, in the ints' dtype
+        a = self.value
+        q = np.floor_divide(a, b)
+        if rounding_mode == "trunc":  # toward 0: one up where the floor went below
+            q = q + ((np.remainder(a, b) != 0) & ((a < 0) != (np.asarray(b) < 0)))
+        dtype = np.result_type(a, b) if hasattr(other, "dtype") else a.dtype
+        return make(np.asarray(q).astype(dtype), copy=False)
+    q = self / other
+    rounded = np.trunc(q.detach()) if rounding_mode == "trunc" else np.floor(q.detach())
+    return named(ops.where(np.zeros(q.shape, bool), q, rounded), "DivBackward0")  # a gradient of 0
+
+
+def is_contiguous(self, memory_format=None):
+    """Whether the values lie in memory in row-major order (a transpose's do not)."""
+    flags = getattr(self.value, "flags", None)
+    return True if flags is None else bool(flags.c_contiguous)
+
+
+def is_floating_point(self):
+    return self.dtype.kind == "f"
+
+
+def unbind(self, dim=0):
+    """The slices along ``dim``, as a tuple."""
+    d = _dim("unbind", dim, self.ndim)
+    return tuple(self[(slice(None),) * d + (k,)] for k in range(self.shape[d]))
+
+
+def _new(self, fill, size, dtype):
+    shape = tuple(size[0]) if len(size) == 1 and isinstance(size[0], (tuple, list)) else tuple(size)
+    return make(np.full(shape, fill), self.dtype if dtype is None else dtype)
+
+
+def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
+    return _new(self, 0, size, dtype).requires_grad_(requires_grad)
+
+
+def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
+    return _new(self, 1, size, dtype).requires_grad_(requires_grad)
+
+
+def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False):
+    return _new(self, fill_value, (size,), dtype).requires_grad_(requires_grad)
+
+
 METHODS = {f.__name__: f for f in (tan, masked_fill, index_select, gather, scatter_add, repeat,
-                                   split, chunk, topk, median, det, inverse)}
+                                   split, chunk, topk, median, det, inverse, div, is_contiguous,
+                                   is_floating_point, unbind, new_zeros, new_ones, new_full)}
 
 
 def install(cls):

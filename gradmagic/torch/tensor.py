@@ -22,7 +22,7 @@ from .hooks import register
 from .graph import Tensor as GraphTensor
 from .subgradients import standard_deviation, variance, vector_norm
 from .values import (DEFAULT_INT, Device, Size, SizeMethod, check_device, default_float,
-                     format_tensor, generator_of)
+                     format_tensor, generator_of, type_name)
 
 values_indices = {n: collections.namedtuple(n, ["values", "indices"])
                   for n in ("max", "min", "sort", "topk", "median")}
@@ -152,8 +152,8 @@ class Tensor(GraphTensor):
         return self if dtype is None or np.dtype(dtype) == self.dtype else self.type(dtype)
 
     def type(self, dtype=None):
-        if dtype is None:
-            return f"torch.{self.dtype}"
+        if dtype is None:  # PyTorch's legacy type name: torch.FloatTensor, torch.LongTensor
+            return f"torch.{type_name(self.dtype)}Tensor"
         return ops.astype(self, np.dtype(dtype))
 
     def float(self):
@@ -274,9 +274,6 @@ class Tensor(GraphTensor):
 
     def mul(self, other):
         return self * other
-
-    def div(self, other):
-        return self / other
 
     def pow(self, exponent):
         return self ** exponent
@@ -476,6 +473,9 @@ class Tensor(GraphTensor):
 
     def div_(self, other):
         return self._in_place(self / other)
+
+    def abs_(self):
+        return self._in_place(self.abs())
 
     def clamp_(self, min=None, max=None):  # noqa: A002
         return self._in_place(self.clamp(min, max))
