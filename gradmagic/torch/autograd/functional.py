@@ -185,6 +185,12 @@ def _outputs(func, inputs, strict, fn):
     return is_tuple, outputs
 
 
+def _pair(outputs, outputs_tuple, res, res_tuple, create_graph):
+    """``(func's outputs, the product)``, each as the user gave its kind (a tensor or a tuple)."""
+    return (_unpack(_postprocess(outputs, create_graph), outputs_tuple),
+            _unpack(_postprocess(res, create_graph), res_tuple))
+
+
 def vjp(func, inputs, v=None, create_graph=False, strict=False):
     """``torch.autograd.functional.vjp``: ``(func(*inputs), v^T J)``, the second shaped as
     the inputs (a tuple for a tuple). ``v`` may be left out when ``func`` returns a single
@@ -202,8 +208,7 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
     with set_grad_enabled(True if create_graph else is_grad_enabled()):
         res = _fill_in_zeros(_grad(outputs, inputs, v, create_graph=create_graph), inputs, strict,
                              create_graph, "back", "vjp")
-    return (_unpack(_postprocess(outputs, create_graph), is_outputs_tuple),
-            _unpack(_postprocess(res, create_graph), is_inputs_tuple))
+    return _pair(outputs, is_outputs_tuple, res, is_inputs_tuple, create_graph)
 
 
 def jvp(func, inputs, v=None, create_graph=False, strict=False):
@@ -227,8 +232,7 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
     with set_grad_enabled(True if create_graph else is_grad_enabled()):
         res = _fill_in_zeros(_grad(grad_inputs, grad_outputs, v, create_graph=create_graph), outputs,
                              strict, create_graph, "back_trick", "jvp")
-    return (_unpack(_postprocess(outputs, create_graph), is_outputs_tuple),
-            _unpack(_postprocess(res, create_graph), is_outputs_tuple))
+    return _pair(outputs, is_outputs_tuple, res, is_outputs_tuple, create_graph)
 
 
 def _reverse_jacobian(func, inputs, create_graph, strict, lists=False):
@@ -385,8 +389,7 @@ def vhp(func, inputs, v=None, create_graph=False, strict=False):
     with set_grad_enabled(True if create_graph else is_grad_enabled()):
         res = _fill_in_zeros(_grad(jac, inputs, v, create_graph=create_graph), inputs, strict,
                              create_graph, "double_back", "vhp")
-    return (_unpack(_postprocess(outputs, create_graph), is_outputs_tuple),
-            _unpack(_postprocess(res, create_graph), is_inputs_tuple))
+    return _pair(outputs, is_outputs_tuple, res, is_inputs_tuple, create_graph)
 
 
 def hvp(func, inputs, v=None, create_graph=False, strict=False):
@@ -406,5 +409,4 @@ def hvp(func, inputs, v=None, create_graph=False, strict=False):
     with set_grad_enabled(True if create_graph else is_grad_enabled()):
         res = _fill_in_zeros(_grad(double_back, grad_jac, v, create_graph=create_graph), inputs,
                              strict, create_graph, "double_back_trick", "hvp")
-    return (_unpack(_postprocess(outputs, create_graph), is_outputs_tuple),
-            _unpack(_postprocess(res, create_graph), is_inputs_tuple))
+    return _pair(outputs, is_outputs_tuple, res, is_inputs_tuple, create_graph)
