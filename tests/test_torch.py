@@ -1087,3 +1087,15 @@ def test_out_holds_the_result_as_pytorchs():
     with pytest.raises(RuntimeError, match=r"mul\(\): functions with out=\.\.\. arguments don't support "
                                            r"automatic differentiation, but one of the arguments requires grad\."):
         torch.mul(x, x, out=torch.zeros(2))
+
+
+def test_grad_of_a_non_leaf_given_as_backward_input_reads_without_a_warning():
+    # PyTorch 2.13.0: z.backward(inputs=[y]) fills y.grad ([4., 8.]) and reading it warns not
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+    (y ** 2).sum().backward(inputs=[y])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert y.grad.tolist() == [4.0, 8.0] and x.grad is None
+    with pytest.warns(UserWarning, match="not a leaf Tensor"):
+        assert (x * 3).grad is None  # nothing accumulated there: PyTorch's warning

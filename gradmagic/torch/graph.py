@@ -266,8 +266,8 @@ class Tensor(CoreTensor):
     def grad(self):
         """The gradient ``backward`` accumulated here (leaves, and non-leaves that
         ``retain_grad()``)."""
-        if self.grad_fn is not None and not self.retains_grad:
-            warnings.warn(
+        if self.grad_fn is not None and not self.retains_grad and self.grad_value is None:
+            warnings.warn(  # as PyTorch, only where nothing was accumulated (backward(inputs=))
                 "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its "
                 ".grad attribute won't be populated during autograd.backward(). If you indeed want "
                 "the .grad field to be populated for a non-leaf Tensor, use .retain_grad() on the "
