@@ -206,3 +206,15 @@ def test_a_shape_answers_as_tensorflows_tensorshape():
     assert tf.TensorShape([2, 3]).as_list() == [2, 3]
     assert tf.TensorShape([None, 3]).num_elements() is None
     assert hash(s) == hash((3, 1))  # still a tuple, as NumPy code expects
+
+
+def test_reshape_refuses_a_shape_that_does_not_fit_in_tensorflows_words():
+    # TensorFlow 2.21.0 raises InvalidArgumentError with these sentences
+    t = tf.zeros([2, 3])
+    for shape, message in (([7, -1], "Input to reshape is a tensor with 6 values, but the requested shape "
+                                     "requires a multiple of 7"),
+                           ([4, 2], "Input to reshape is a tensor with 6 values, but the requested shape has 8"),
+                           ([-1, -1], "Only one input size may be -1, not both 0 and 1")):
+        with pytest.raises(tf.errors.InvalidArgumentError, match=message):
+            tf.reshape(t, shape)
+    assert tf.reshape(t, [3, -1]).shape == (3, 2) and tf.reshape(tf.zeros([0, 3]), [-1, 3]).shape == (0, 3)

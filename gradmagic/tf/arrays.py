@@ -5,6 +5,7 @@ count a negative one from the end), and ``tf.where(condition)`` gives coordinate
 """
 
 import builtins
+import math
 
 import numpy as np
 
@@ -18,7 +19,19 @@ from .tensors import as_tensor, axis_of, check_dtype, int32, int64, not_supporte
 
 
 def reshape(tensor, shape, name=None):
-    return ops.reshape(as_tensor(tensor), shape_of(shape))
+    """``tf.reshape``, with TensorFlow's InvalidArgumentError for a shape that does not fit."""
+    t, dims = as_tensor(tensor), shape_of(shape)
+    unknown = [k for k, d in enumerate(dims) if d == -1]
+    if len(unknown) > 1:
+        raise InvalidArgumentError(f"tf.reshape(shape={list(dims)}): Only one input size may be -1, "
+                                   f"not both {unknown[0]} and {unknown[1]}")
+    known = math.prod(d for d in dims if d != -1)
+    if (t.size % known if unknown and known else t.size != known):
+        wanted = f"a multiple of {known}" if unknown else f"{known}"
+        raise InvalidArgumentError(f"tf.reshape(shape={list(dims)}): Input to reshape is a tensor "
+                                   f"with {t.size} values, but the requested shape "
+                                   f"{'requires' if unknown else 'has'} {wanted}")
+    return ops.reshape(t, dims)
 
 
 def transpose(a, perm=None, conjugate=False, name=None):
