@@ -1099,3 +1099,15 @@ def test_grad_of_a_non_leaf_given_as_backward_input_reads_without_a_warning():
         assert y.grad.tolist() == [4.0, 8.0] and x.grad is None
     with pytest.warns(UserWarning, match="not a leaf Tensor"):
         assert (x * 3).grad is None  # nothing accumulated there: PyTorch's warning
+
+
+def test_a_list_of_tensors_makes_a_tensor_of_their_numbers_as_pytorchs():
+    # PyTorch 2.13.0: torch.tensor([x * 2, x]) is tensor([4., 2.]) with no history, after its
+    # warning that the gradient is dropped; a tensor of several elements is refused
+    x = torch.tensor(2.0, requires_grad=True)
+    with pytest.warns(UserWarning, match="Converting a tensor with requires_grad=True to a scalar"):
+        t = torch.tensor([x * 2, x])
+    assert t.tolist() == [4.0, 2.0] and not t.requires_grad and t.dtype == torch.float32
+    assert torch.tensor([torch.tensor(1), 2.5]).tolist() == [1.0, 2.5]
+    with pytest.raises(ValueError, match="only one element tensors can be converted to Python scalars"):
+        torch.tensor([torch.tensor([1.0, 2.0]), torch.tensor([3.0, 4.0])])

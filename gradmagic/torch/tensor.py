@@ -9,6 +9,7 @@ refused, since gradmagic's tensors do not share memory as PyTorch's do.
 from __future__ import annotations
 
 import collections
+import warnings
 
 import numpy as np
 
@@ -531,6 +532,19 @@ class Tensor(GraphTensor):
 Tensor.result_class = Tensor
 
 
+def scalars_of(value, dropped):
+    """A list holding tensors as PyTorch's ``torch.tensor`` reads it: each tensor one number
+    (its ``item()``); ``dropped`` gets True where that drops a gradient."""
+    if isinstance(value, (list, tuple)):
+        return [scalars_of(v, dropped) for v in value]
+    if isinstance(value, CoreTensor):
+        dropped[0] = dropped[0] or bool(getattr(value, "requires_grad", False))
+        if value.value.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return value.value.item()
+    return value
+
+
 def make(value, dtype=None, requires_grad=False, device=None, fn="torch.tensor", copy=True):
     """A leaf tensor of ``value``: Python floats become the default
     dtype (float32 unless set), ints int64 (as PyTorch)."""
@@ -546,6 +560,13 @@ def make(value, dtype=None, requires_grad=False, device=None, fn="torch.tensor",
     check_device(device, fn)
     if isinstance(value, CoreTensor):
         value = value.value
+    elif isinstance(value, (list, tuple)):
+        dropped = [False]
+        value = scalars_of(value, dropped)
+        if dropped[0]:  # PyTorch's warning, at the user's torch.tensor([...]) line
+            warnings.warn("Converting a tensor with requires_grad=True to a scalar may lead to "
+                          "unexpected behavior.\nConsider using tensor.detach() first.", UserWarning,
+                          stacklevel=3)
     if dtype is None and not hasattr(value, "dtype"):
         host = np.asarray(value)
         dtype = {"f": default_float(), "i": DEFAULT_INT, "u": DEFAULT_INT}.get(host.dtype.kind, host.dtype)
