@@ -662,3 +662,18 @@ def test_grad_with_allow_int_gives_float0_zeros_for_integers_as_jax():
     assert gx.shape == (2,) and gx.dtype == np.dtype([("float0", np.void, 0)])
     assert float(gy) == 5.0 and isinstance(gy, jax.Array)
     assert g0.shape == () and g0.dtype.names == ("float0",)
+
+
+def test_at_min_max_and_get_fill_as_jax():
+    # JAX 0.10.2 gave each value below for the same code
+    x = jnp.array([1.0, 5.0, 3.0])
+    assert x.at[1].min(2.0).tolist() == [1.0, 2.0, 3.0] and x.at[0].max(4.0).tolist() == [4.0, 5.0, 3.0]
+    assert x.at[jnp.array([0, 2])].min(jnp.array([0.0, 9.0])).tolist() == [0.0, 5.0, 3.0]
+    assert jax.grad(lambda x: x.at[1].min(2.0).sum())(x).tolist() == [1.0, 0.0, 1.0]
+    assert float(jax.grad(lambda v: x.at[1].min(v).sum())(2.0)) == 1.0
+    assert jax.grad(lambda x: x.at[1].min(5.0).sum())(x).tolist() == [1.0, 0.5, 1.0]  # a tie: halves
+    assert float(jax.grad(lambda v: x.at[1].min(v).sum())(5.0)) == 0.5
+    assert float(x.at[5].get(mode="fill", fill_value=-1.0)) == -1.0 and float(x.at[1].get()) == 5.0
+    assert x.at[jnp.array([1, 7])].get(mode="fill", fill_value=0.0).tolist() == [5.0, 0.0]
+    with pytest.raises(NotImplementedError, match=r"x\.at\[index\]\.min\(values\) with a repeated index"):
+        x.at[jnp.array([0, 0])].min(jnp.array([0.5, -1.0]))

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..core import ops
 from ..core.context import stack
-from ..core.kinks import absolute_one_at_zero
+from ..core.kinks import absolute_one_at_zero, maximum_halves, minimum_halves
 from ..core.tensor import Tensor
 from ..debug.nans import no_first_nan_stop
 
@@ -113,14 +113,27 @@ def _plain_index(index):
 
 
 class _Update:
-    """``x.at[index]``: ``set``, ``add``, ``multiply``, ``get``: a new array, differentiable;
-    ``add`` at a repeated index adds each value, as JAX's scatter-add does."""
+    """``x.at[index]``: ``set``, ``add``, ``multiply``, ``min``, ``max``, ``get``: a new array,
+    differentiable; ``add`` at a repeated index adds each value, as JAX's scatter-add does."""
 
     def __init__(self, array, index):
         self.array, self.index = array, _plain_index(index)
 
-    def get(self):
-        return self.array[self.index]
+    def get(self, mode=None, fill_value=None):
+        """The elements at the index; ``mode="fill"``: ``fill_value`` (NaN for floats) where an
+        integer index along the first axis is out of bounds, as JAX's gather fills."""
+        if mode is None or mode == "promise_in_bounds":
+            return self.array[self.index]
+        idx = np.asarray(self.index)
+        if mode != "fill" or idx.dtype.kind not in "iu":
+            raise NotImplementedError(f"x.at[index].get(mode={mode!r}): gradmagic.jax takes mode='fill' "
+                                      "with an integer index along the first axis")
+        n = self.array.shape[0]
+        inside = (idx >= -n) & (idx < n)
+        fill = np.nan if fill_value is None and self.array.dtype.kind == "f" else fill_value
+        picked = self.array[np.where(inside, idx, 0)]
+        mask = inside.reshape(inside.shape + (1,) * (picked.ndim - inside.ndim))
+        return to_array(ops.where(mask, picked, asarray(fill, self.array.dtype)))
 
     def set(self, values):
         return ops.index_set(self.array, self.index, asarray(values, self.array.dtype))
@@ -136,6 +149,23 @@ class _Update:
                                       "supported in gradmagic.jax (JAX multiplies once per "
                                       "repeat): multiply by a factor array built with .at[].set")
         return self.set(self.array[self.index] * values)
+
+    def min(self, values):
+        """The smaller of each element and its value; at a tie each gets half the gradient,
+        as JAX's minimum."""
+        return self._once("min", minimum_halves, values)
+
+    def max(self, values):
+        return self._once("max", maximum_halves, values)
+
+    def _once(self, name, fn, values):
+        counts = np.zeros(self.array.shape, np.int64)
+        np.add.at(counts, self.index, 1)
+        if counts.max(initial=0) > 1:
+            raise NotImplementedError(f"x.at[index].{name}(values) with a repeated index is not "
+                                      "supported in gradmagic.jax: reduce the values of each index "
+                                      "first (jnp.minimum / jnp.maximum), then .at[].set")
+        return self.set(fn(self.array[self.index], asarray(values, self.array.dtype)))
 
 
 def asarray(value, dtype=None):
