@@ -280,3 +280,29 @@ def test_tensor_basics_as_pytorchs():
     a = torch.tensor([-1.5, 2.0])
     a.abs_()
     assert a.tolist() == [1.5, 2.0]
+
+
+def test_common_tensor_functions_as_pytorchs():
+    # PyTorch 2.13.0 gave each value, dtype and grad_fn name below for the same code
+    a = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    names = {"hstack": torch.hstack([a, a]), "vstack": torch.vstack([a, a]), "tril": torch.tril(a),
+             "triu": torch.triu(a, 1), "roll": torch.roll(a, 1, 0)}
+    assert {k: v.grad_fn.name() for k, v in names.items()} == {
+        "hstack": "CatBackward0", "vstack": "CatBackward0", "tril": "TrilBackward0",
+        "triu": "TriuBackward0", "roll": "RollBackward0"}
+    assert torch.tril(a).tolist() == [[1.0, 0.0], [3.0, 4.0]] and a.roll(1, 0).tolist() == [[3.0, 4.0], [1.0, 2.0]]
+    torch.tril(a).sum().backward()
+    assert a.grad.tolist() == [[1.0, 0.0], [1.0, 1.0]]
+    assert torch.nonzero(torch.tensor([[0, 1], [2, 0]])).tolist() == [[0, 1], [1, 0]]
+    rows, cols = torch.nonzero(torch.tensor([[0, 1], [2, 0]]), as_tuple=True)
+    assert rows.tolist() == [0, 1] and cols.tolist() == [1, 0] and rows.dtype == torch.int64
+    f = torch.finfo(torch.float32)
+    assert (f.eps, f.max, f.tiny, f.bits, f.resolution) == (
+        1.1920928955078125e-07, 3.4028234663852886e+38, 1.1754943508222875e-38, 32, 1e-06)
+    assert torch.finfo().eps == f.eps and torch.iinfo(torch.int32).max == 2147483647
+    r = torch.randint(0, 10, (3,))
+    assert r.dtype == torch.int64 and r.shape == (3,) and torch.randint(5, (2, 2)).shape == (2, 2)
+    torch.manual_seed(0)
+    first = torch.randint(0, 100, (4,)).tolist()
+    torch.manual_seed(0)
+    assert torch.randint(0, 100, (4,)).tolist() == first  # seeded as torch.rand is

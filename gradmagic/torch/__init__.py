@@ -25,7 +25,7 @@ from .. import out_of_scope
 from ..core import ops
 from ..core.kinks import maximum_halves, minimum_halves
 from ..core.tensor import Tensor as CoreTensor
-from . import autograd, linalg, nn
+from . import autograd, linalg, nn, values
 from .graph import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad,
                     set_grad_enabled)
 from .tensor import Tensor, make
@@ -191,6 +191,47 @@ def full_like(input, fill_value, dtype=None, device=None, requires_grad=False, *
                 device, "torch.full_like")
 
 
+def hstack(tensors):
+    return values.named(np.hstack([_t(t) for t in tensors]), "CatBackward0")
+
+
+def vstack(tensors):
+    return values.named(np.vstack([_t(t) for t in tensors]), "CatBackward0")
+
+
+def randint(low=0, high=None, size=None, *, generator=None, dtype=None, device=None,
+            requires_grad=False):
+    """``torch.randint(high, size)`` or ``torch.randint(low, high, size)``: int64 by default."""
+    if size is None:  # randint(high, size)
+        low, high, size = 0, low, high
+    value = generator_of(generator).rng.integers(low, high, tuple(size))
+    return make(value, dtype or np.dtype(np.int64), requires_grad, device, "torch.randint")
+
+
+class finfo:
+    """``torch.finfo(dtype)``: a float dtype's limits, under PyTorch's names."""
+
+    def __init__(self, type=None):  # noqa: A002  (PyTorch's name)
+        info = np.finfo(type or default_float())
+        number = builtins.float  # (torch.float is a dtype here)
+        self.bits, self.eps, self.max, self.min = info.bits, number(info.eps), number(info.max), number(info.min)
+        self.tiny = self.smallest_normal = number(info.tiny)
+        self.resolution, self.dtype = 10.0 ** -info.precision, info.dtype.name
+
+    def __repr__(self):
+        return (f"finfo(resolution={self.resolution:g}, min={self.min:g}, max={self.max:g}, "
+                f"eps={self.eps:g}, smallest_normal={self.tiny:g}, tiny={self.tiny:g}, dtype={self.dtype})")
+
+
+class iinfo:
+    """``torch.iinfo(dtype)``: an integer dtype's limits."""
+
+    def __init__(self, type):  # noqa: A002
+        info = np.iinfo(type)
+        self.bits, self.max, self.min = info.bits, builtins.int(info.max), builtins.int(info.min)
+        self.dtype = info.dtype.name
+
+
 def _t(x, like=None):
     if isinstance(x, Tensor):
         return x
@@ -226,7 +267,7 @@ _METHODS = ("exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "erf", "relu"
             "dot", "add", "sub", "mul", "div", "equal", "allclose", "numel", "clone", "detach",
             "all", "any", "eq", "ne", "lt", "le", "gt", "ge", "tan", "masked_fill",
             "index_select", "gather", "scatter_add", "split", "chunk", "topk", "median", "det",
-            "inverse")
+            "inverse", "tril", "triu", "roll", "nonzero")
 globals().update({name: _method(name) for name in _METHODS})
 absolute, negative, multiply, subtract, divide = abs, neg, mul, sub, div  # noqa: F821
 

@@ -323,7 +323,27 @@ def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=Fals
     return _new(self, fill_value, (size,), dtype).requires_grad_(requires_grad)
 
 
-METHODS = {f.__name__: f for f in (tan, masked_fill, index_select, gather, scatter_add, repeat,
+def tril(self, diagonal=0):
+    return named(np.tril(self, diagonal), "TrilBackward0")
+
+
+def triu(self, diagonal=0):
+    return named(np.triu(self, diagonal), "TriuBackward0")
+
+
+def roll(self, shifts, dims=None):
+    return named(np.roll(self, shifts, dims), "RollBackward0")
+
+
+def nonzero(self, *, as_tuple=False):
+    """The indices of the nonzero elements: one row each (int64), or one tensor per axis."""
+    found = np.nonzero(np.asarray(self.value))
+    if as_tuple:
+        return tuple(make(i.astype(np.int64), copy=False) for i in found)
+    return make(np.stack(found, axis=1).astype(np.int64), copy=False)
+
+
+METHODS = {f.__name__: f for f in (tril, triu, roll, nonzero, tan, masked_fill, index_select, gather, scatter_add, repeat,
                                    split, chunk, topk, median, det, inverse, div, is_contiguous,
                                    is_floating_point, unbind, new_zeros, new_ones, new_full)}
 
