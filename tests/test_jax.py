@@ -677,3 +677,18 @@ def test_at_min_max_and_get_fill_as_jax():
     assert x.at[jnp.array([1, 7])].get(mode="fill", fill_value=0.0).tolist() == [5.0, 0.0]
     with pytest.raises(NotImplementedError, match=r"x\.at\[index\]\.min\(values\) with a repeated index"):
         x.at[jnp.array([0, 0])].min(jnp.array([0.5, -1.0]))
+
+
+def test_python_ints_that_do_not_fit_int32_and_jit_outputs_as_jax():
+    # JAX 0.10.2, x64 off: jnp.array(2**31) raises "Python int 2147483648 too large to convert to
+    # int32" (NumPy's cast wrapped it to -2147483648 without a word); jit's outputs are Arrays
+    for v, message in ((2**31, "Python int 2147483648 too large to convert to int32"),
+                       (-2**31 - 1, "Python int -2147483649 too large to convert to int32"),
+                       ([1, 2**31], "Python integer 2147483648 out of bounds for int32")):
+        with pytest.raises(OverflowError, match=message):
+            jnp.array(v)
+    assert int(jnp.array(2**31 - 1)) == 2**31 - 1 and jnp.array([1, 2]).dtype == np.int32
+    r = jax.jit(lambda x: x * 2)(3)
+    assert isinstance(r, jax.Array) and int(r) == 6 and r.dtype == np.int32
+    assert all(isinstance(v, jax.Array) for v in jax.jit(lambda x: (x, 1.5))(3))
+    assert float(jax.grad(jax.jit(lambda x: x ** 2))(3.0)) == 6.0

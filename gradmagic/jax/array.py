@@ -179,6 +179,8 @@ def asarray(value, dtype=None):
     if holds_tensor(value):
         return _stacked(value, dtype)
     host = np.asarray(value, dtype=None if dtype is None else np.dtype(dtype))
+    if host.dtype == np.int64 and not config.jax_enable_x64 and not isinstance(value, np.ndarray):
+        _fits_int32(value, host)
     if dtype is None and isinstance(value, (bool, int, float, complex)) and host.dtype.kind == "f":
         host = host.astype(np.float32 if not config.jax_enable_x64 else np.float64)
     host = host.astype(canonical(host.dtype), copy=False)
@@ -189,6 +191,17 @@ def asarray(value, dtype=None):
     out = Array.__new__(Array)
     out.value = host
     return out
+
+
+def _fits_int32(value, host):
+    """Python ints become int32 with x64 off; one that does not fit is JAX's OverflowError,
+    where NumPy's cast would wrap it around without a word."""
+    info, flat = np.iinfo(np.int32), np.ravel(host)
+    bad = flat[(flat < info.min) | (flat > info.max)]
+    if bad.size:
+        v = int(bad[0])
+        raise OverflowError(f"Python int {v} too large to convert to int32" if isinstance(value, int)
+                            else f"Python integer {v} out of bounds for int32")
 
 
 def holds_tensor(value):

@@ -413,8 +413,14 @@ def vmap(fun, in_axes=0, out_axes=0, axis_name=None, axis_size=None, spmd_axis_n
 
 
 def jit(fun=None, *, static_argnums=None, static_argnames=None, donate_argnums=None, **options):
-    """``jax.jit``: gradmagic runs everything eagerly; nothing is compiled, and the function
-    is returned as it is (so decorated code runs, and its trace shows every op)."""
+    """``jax.jit``: gradmagic runs everything eagerly; nothing is compiled: the function runs
+    as it is (so decorated code runs, and its trace shows every op), its numbers returned as
+    Arrays, as JAX's are."""
     if fun is None:
-        return lambda f: f
-    return fun
+        return lambda f: jit(f)
+
+    @functools.wraps(fun)
+    def run(*args, **kwargs):
+        return tree_map(lambda v: asarray(v) if isinstance(v, (int, float, bool, np.generic)) else v,
+                        fun(*args, **kwargs))
+    return run
