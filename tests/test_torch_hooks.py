@@ -76,4 +76,5 @@ def test_a_trace_shows_the_hook_as_a_row_of_its_own():
         (y ** 2).sum().backward()
     rows = [r for r in str(t).splitlines() if " hook " in r]
     assert len(rows) == 1 and "your hooks" in rows[0] and "[40, 80, 120]" in rows[0]
+    assert "y=[2, 4, 6]" in rows[0]  # the hooked tensor by its own name
     assert x.grad.tolist() == [80.0, 160.0, 240.0]  # observing changed nothing

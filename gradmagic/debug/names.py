@@ -110,6 +110,9 @@ class Naming:
         else ``t1``, ``t2`` ... (a value numbered once keeps its number)."""
         if not isinstance(value, Tensor):
             return None
+        stands_for = getattr(value, "stands_for", None)  # a dialect's stand-in for a tensor in a
+        if stands_for is not None:  # walk (gradmagic.torch's hooked output): shown by its name
+            value = stands_for
         name = self.known_name(value)
         if name is not None:
             return name

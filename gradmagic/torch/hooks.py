@@ -104,7 +104,7 @@ def with_hooks(entries, ids, seen):
         for t in outs:
             if getattr(t, "backward_hooks", None):
                 stand = type(t).__new__(type(t))
-                stand.value = t.value
+                stand.value, stand.stands_for = t.value, t  # a trace shows it by t's name
                 ids.add(id(stand))
                 pairs.append((stand, t))
                 t = stand
