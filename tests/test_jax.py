@@ -692,3 +692,28 @@ def test_python_ints_that_do_not_fit_int32_and_jit_outputs_as_jax():
     assert isinstance(r, jax.Array) and int(r) == 6 and r.dtype == np.int32
     assert all(isinstance(v, jax.Array) for v in jax.jit(lambda x: (x, 1.5))(3))
     assert float(jax.grad(jax.jit(lambda x: x ** 2))(3.0)) == 6.0
+
+
+def test_a_check_tells_two_custom_vjp_functions_apart():
+    # two custom_vjp functions on inputs of one shape: the wrong one's verdict stays on its own
+    # rows (each recorded the same closure of gradmagic.jax, which a check took for one function)
+    @jax.custom_vjp
+    def mysin_wrong(x):
+        return jnp.sin(x)
+    mysin_wrong.defvjp(lambda x: (jnp.sin(x), x), lambda x, g: (g * -jnp.cos(x),))
+
+    @jax.custom_vjp
+    def mycos_ok(x):
+        return jnp.cos(x)
+    mycos_ok.defvjp(lambda x: (jnp.cos(x), x), lambda x, g: (-g * jnp.sin(x),))
+    x = jnp.array([0.5, 2.0])
+    for first, second in ((mysin_wrong, mycos_ok), (mycos_ok, mysin_wrong)):
+        with gm.trace(check=True) as t:
+            jax.grad(lambda x: jnp.sum(first(x) * 2.0))(x)
+            jax.grad(lambda x: jnp.sum(second(x) * 2.0))(x)
+        assert [(p.kind, p.row.node) for p in t.pitfalls] == [("wrong-derivative", "mysin_wrong")]
+        ok_rows = [r for r in t.backward if r.node == "mycos_ok"]
+        assert ok_rows and not any("is wrong" in (r.note or "") for r in ok_rows)
+    with gm.trace(check=True) as t:
+        jax.grad(lambda x: jnp.sum(mycos_ok(x) * mysin_wrong(x)))(x)
+    assert [(p.kind, p.row.node) for p in t.pitfalls] == [("wrong-derivative", "mysin_wrong")]

@@ -45,6 +45,12 @@ class JaxCall(CustomCall):
     __slots__ = ()
     words = WORDS
 
+    def forward_function(self):
+        """The user's function that computes the outputs (``fwd``, or a ``custom_jvp``'s own
+        function): what tells two custom functions apart in a check, where the body each
+        records is one and the same closure of this module."""
+        return getattr(self.function, "user_forward", None) or super().forward_function()
+
     def saved(self):
         res = getattr(self.grad_fn, "residuals", None)
         leaves, names, _ = flatten(res, "res")
@@ -142,6 +148,7 @@ class custom_vjp:  # noqa: N801  (JAX's name)
             grad_fn.residuals = res  # shown in the trace as what fwd saved
             return out, grad_fn
         self.recorded = _named(body, self.fun, RecordedVJP)
+        self.recorded.user_forward = fwd
 
     def __call__(self, *args, **kwargs):
         args = _bind(self.fun, args, kwargs)
@@ -167,6 +174,7 @@ class custom_jvp:  # noqa: N801  (JAX's name)
     def defjvp(self, jvp, symbolic_zeros=False):
         self.jvp = jvp
         self.recorded = _named(lambda *args: self._body(*args), self.fun, RecordedJVP)
+        self.recorded.user_forward = self.fun
         return jvp
 
     def defjvps(self, *jvps):
