@@ -306,3 +306,26 @@ def test_common_tensor_functions_as_pytorchs():
     first = torch.randint(0, 100, (4,)).tolist()
     torch.manual_seed(0)
     assert torch.randint(0, 100, (4,)).tolist() == first  # seeded as torch.rand is
+
+
+def test_rounding_and_the_straight_through_estimator_as_pytorchs():
+    # PyTorch 2.13.0: round is half to even; x + (round(x) - x).detach() and a Function whose
+    # backward passes g through give the identity's gradient
+    x = torch.tensor([0.5, 1.5, -2.7, 2.2], requires_grad=True)
+    assert torch.round(x).tolist() == [0.0, 2.0, -3.0, 2.0] and x.floor().tolist() == [0.0, 1.0, -3.0, 2.0]
+    assert torch.ceil(x).tolist() == [1.0, 2.0, -2.0, 3.0] and x.trunc().tolist() == [0.0, 1.0, -2.0, 2.0]
+    y = x + (torch.round(x) - x).detach()
+    y.sum().backward()
+    assert y.tolist() == [0.0, 2.0, -3.0, 2.0] and x.grad.tolist() == [1.0] * 4
+
+    class STE(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return torch.round(x)
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+    x.grad = None
+    STE.apply(x).sum().backward()
+    assert x.grad.tolist() == [1.0] * 4

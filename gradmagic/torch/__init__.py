@@ -267,7 +267,7 @@ _METHODS = ("exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "erf", "relu"
             "dot", "add", "sub", "mul", "div", "equal", "allclose", "numel", "clone", "detach",
             "all", "any", "eq", "ne", "lt", "le", "gt", "ge", "tan", "masked_fill",
             "index_select", "gather", "scatter_add", "split", "chunk", "topk", "median", "det",
-            "inverse", "tril", "triu", "roll", "nonzero")
+            "inverse", "tril", "triu", "roll", "nonzero", "floor", "ceil", "trunc", "round")
 globals().update({name: _method(name) for name in _METHODS})
 absolute, negative, multiply, subtract, divide = abs, neg, mul, sub, div  # noqa: F821
 

@@ -343,7 +343,22 @@ def nonzero(self, *, as_tuple=False):
     return make(np.stack(found, axis=1).astype(np.int64), copy=False)
 
 
-METHODS = {f.__name__: f for f in (tril, triu, roll, nonzero, tan, masked_fill, index_select, gather, scatter_add, repeat,
+def _rounding(name, fn):
+    def method(self):
+        return as_tensor_of(fn(np.asarray(self.value)), self)  # no gradient: 0 almost everywhere
+    method.__name__ = method.__qualname__ = name
+    return method
+
+
+floor, ceil, trunc = (_rounding(n, getattr(np, n)) for n in ("floor", "ceil", "trunc"))
+
+
+def round(self, *, decimals=0):  # noqa: A001  (PyTorch's name)
+    """Half to even, as PyTorch's (and NumPy's) round; no gradient."""
+    return as_tensor_of(np.round(np.asarray(self.value), decimals), self)
+
+
+METHODS = {f.__name__: f for f in (floor, ceil, trunc, round, tril, triu, roll, nonzero, tan, masked_fill, index_select, gather, scatter_add, repeat,
                                    split, chunk, topk, median, det, inverse, div, is_contiguous,
                                    is_floating_point, unbind, new_zeros, new_ones, new_full)}
 
