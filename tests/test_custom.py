@@ -538,7 +538,7 @@ def cube_with_default(x, scale=1.0):  # a default: bound by the general steps
 
 def _cube_call(how):
     """The gradient at 2 of a cube and what the tape recorded, called ``how``: plainly or
-    with a default left out (its own step, ``_plain_call``), with a keyword argument or while
+    with a default left out (``__call__``'s own steps), with a keyword argument or while
     a listener hears (the general steps)."""
     x = gm.constant(np.float64(2.0))
     listener = gm.core.context.Listener()

@@ -1651,7 +1651,12 @@ def test_trace_keeps_what_the_tape_saved_for_its_detectors():
         assert _first_op_sees_later_temporary() is True
 
 
-def test_failure_while_differentiating_uses_up_a_non_persistent_tape():
+# one Tensor of each (gradient's own steps for its commonest call) and a list (the general ones)
+ONE_OR_LIST = {"one": lambda x: x, "list": lambda x: [x]}
+
+
+@pytest.mark.parametrize("how", ONE_OR_LIST)
+def test_failure_while_differentiating_uses_up_a_non_persistent_tape(how):
     @gm.custom_gradient
     def broken(x):
         def grad_fn(upstream):
@@ -1663,9 +1668,52 @@ def test_failure_while_differentiating_uses_up_a_non_persistent_tape():
         tape.watch(x)
         y = np.sum(np.exp(broken(x)))
     with pytest.raises(ValueError, match="bad rule"):
-        tape.gradient(y, x)
+        tape.gradient(y, ONE_OR_LIST[how](x))
     with pytest.raises(RuntimeError, match="failed while differentiating.*new tape"):
         tape.gradient(y, x)
+
+
+def _one_or_list_gradients(how, dtype, persistent):
+    """The gradients of a graph with a custom call, a broadcast, an integer source and a
+    source the target does not reach, each asked for as ``how`` says."""
+    x = gm.constant(np.array([0.5, -1.0, 2.0], dtype))
+    b = gm.constant(np.array(1.5, dtype))
+    i = gm.constant(np.array([1, 2, 3], np.int32))
+    unused = gm.constant(np.array(3.0, dtype))
+    with warnings.catch_warnings(record=True) as caught:  # watching i warns, as its gradient
+        warnings.simplefilter("always")
+        with gm.GradientTape(persistent=persistent) as tape:
+            tape.watch([x, b, i, unused])
+            y = np.sum(np.tanh(x * b) ** 2 + i)
+        results = []
+        for source in (x, b, unused, i):
+            results.append(tape.gradient(y, ONE_OR_LIST[how](source)))
+            if not persistent:
+                break
+    return results, [str(w.message) for w in caught]
+
+
+@pytest.mark.parametrize("persistent", [False, True])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_gradient_of_one_tensor_is_what_the_general_steps_give(dtype, persistent):
+    one, one_warnings = _one_or_list_gradients("one", dtype, persistent)
+    listed, list_warnings = _one_or_list_gradients("list", dtype, persistent)
+    assert len(one) == len(listed) == (4 if persistent else 1)
+    for a, (b,) in zip(one, listed):
+        if b is None:
+            assert a is None
+            continue
+        assert type(a) is type(b) and a.dtype == b.dtype == dtype
+        np.testing.assert_array_equal(a.value, b.value)
+    x, s = np.array([0.5, -1.0, 2.0], dtype), dtype(1.5)
+    t = np.tanh(x * s)
+    np.testing.assert_allclose(one[0].value, 2 * t * (1 - t * t) * s, rtol=1e-6)
+    if persistent:
+        np.testing.assert_allclose(one[1].value, np.sum(2 * t * (1 - t * t) * x), rtol=1e-5)
+        assert one[2] is None and one[3] is None
+    assert one_warnings == list_warnings
+    assert len(one_warnings) == (2 if persistent else 1)
+    assert all("must be floating" in w for w in one_warnings)
 
 
 def test_assign_refuses_a_cast_that_loses_what_the_value_holds():

@@ -95,8 +95,9 @@ def backward(entries, ids, seeds, want, record, hooks=(), free=False):
     """Walk ``entries`` backwards from ``seeds`` ({id: gradient}); return {id: gradient}
     for the ids in ``want``. ``record``: run the rules on Tensors so an outer tape
     records them. ``hooks``: listeners told of every step. ``free``: drop each entry
-    once walked, so what its op saved is freed as early as the backward pass allows."""
-    grads = dict(seeds)
+    once walked, so what its op saved is freed as early as the backward pass allows.
+    ``seeds`` is the walk's own: it holds the gradients as they are summed."""
+    grads = seeds
     found = {}
     token = MEMO.set({})  # what the rules of one op share, for this pass only
     try:

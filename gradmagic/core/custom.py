@@ -341,17 +341,34 @@ class CustomGradientFunction:
         return functools.partial(self._call, obj)
 
     def __call__(self, *args, **kwargs):
-        if not kwargs and self._arity[0] <= len(args) <= self._arity[1] and not Variable.exist:
-            for a in args:
-                if isinstance(a, NESTS):
-                    break
-            else:
-                for t in TAPES.get():
-                    if not t.records:  # a listener: it hears the call begin and end
-                        break
-                else:
-                    return self._plain_call(args)
-        return self._call(None, *args, **kwargs)
+        if kwargs or Variable.exist or not self._arity[0] <= len(args) <= self._arity[1]:
+            return self._call(None, *args, **kwargs)
+        for a in args:
+            if isinstance(a, NESTS):
+                return self._call(None, *args)
+        tapes = TAPES.get()
+        for t in tapes:
+            if not t.records:  # a listener: it hears the call begin and end
+                return self._call(None, *args)
+        # The common call, with what ``_run`` checks known beforehand: positional arguments
+        # that bind as they are, none nested, no listener to tell and no Variable the body
+        # could read. ``_run`` does the same steps in general; this is the custom function's
+        # cost in a loop (tests/test_custom.py runs both on the same functions).
+        result = self._f(*args)
+        y = result[0] if type(result) is tuple and len(result) == 2 else None
+        if Variable.exist or not isinstance(y, Tensor) or not callable(result[1]):
+            # the body made a Variable, gave a nest of outputs or no pair: the general steps
+            watcher = _made_variables() if Variable.exist else None
+            names = list(self._positional[:len(args)])
+            return self._finish(result, watcher, list(args), names, (), {}, None)[0]
+        if not tapes:
+            return y
+        out = object.__new__(Tensor)  # a new Tensor of y's value (an array: nothing to convert)
+        out.value = y.value
+        names = self._positional if len(args) == len(self._positional) else self._positional[:len(args)]
+        call = self.call_type(self._name, result[1], names, args, (), self, (), None, LEVEL.get(), None)
+        record_custom(self._prim, args, (y,), (out,), {"call": call})
+        return out
 
     def _bind(self, obj, args, kwargs):
         """Inputs (the positional arguments, as TensorFlow records them), keyword arguments
@@ -396,28 +413,6 @@ class CustomGradientFunction:
             for h in hooks:
                 h.on_function_exit(name, outs)
         return result
-
-    def _plain_call(self, args):
-        """The common call, with what ``_run`` checks known beforehand: positional
-        arguments that bind as they are, none nested, no listener to tell and no Variable
-        the body could read. ``_run`` does the same steps in general; this is the custom
-        function's cost in a loop (tests/test_custom.py runs both on the same functions)."""
-        result = self._f(*args)
-        y = result[0] if type(result) is tuple and len(result) == 2 else None
-        if Variable.exist or not isinstance(y, Tensor) or not callable(result[1]):
-            # the body made a Variable, gave a nest of outputs or no pair: the general steps
-            watcher = _made_variables() if Variable.exist else None
-            names = list(self._positional[:len(args)])
-            return self._finish(result, watcher, list(args), names, (), {}, None)[0]
-        if not TAPES.get():
-            return y
-        out = object.__new__(Tensor)  # a new Tensor of y's value (an array: nothing to convert)
-        out.value = y.value
-        inputs = args  # a tuple, as every recorded op's arguments
-        names = self._positional if len(args) == len(self._positional) else self._positional[:len(args)]
-        call = self.call_type(self._name, result[1], names, inputs, (), self, (), None, LEVEL.get(), None)
-        record_custom(self._prim, inputs, (y,), (out,), {"call": call})
-        return out
 
     def _run(self, obj, lead, args, kw, names, inputs, unflatten):
         """Run the body on ``args`` and record its outputs as one op over ``inputs`` (the

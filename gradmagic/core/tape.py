@@ -230,13 +230,19 @@ class GradientTape:
             for t, s in zip(targets, seeds):
                 start[id(t)] = start[id(t)] + s if id(t) in start else s
         # one more than the highest order of the ops the targets depend on
-        order = self._order = 1 + (max(self._levels.get(i, 0) for i in start) if self._level else 0)
-        token = LEVEL.set(order)  # ops recorded during this pass belong to that order
+        order = 1 + (max(self._levels.get(i, 0) for i in start) if self._level else 0)
         if hooks is None:
             hooks = listeners()
-        free = last and not self._persistent and not hooks
+        return self._walk(order, start, want, recording(), hooks,
+                          last and not self._persistent and not hooks)
+
+    def _walk(self, order, start, want, record, hooks, free):
+        """``backward`` over this tape's entries as a pass of ``order`` (ops it records
+        belong to that order); ``free``: each entry dropped once walked."""
+        self._order = order
+        token = LEVEL.set(order)
         try:
-            return backward(self._entries, self._ids, start, want, recording(), hooks, free)
+            return backward(self._entries, self._ids, start, want, record, hooks, free)
         except BaseException:
             if free:  # what was walked is gone: the tape cannot be walked again
                 self._release()
@@ -257,6 +263,17 @@ class GradientTape:
         """
         if self._used:
             self._check_usable("gradient")
+        if (output_gradients is None and isinstance(target, Tensor) and isinstance(sources, Tensor)
+                and not self._level and not TAPES.get() and unconnected_gradients == "none"
+                and kind(sources.value.dtype) != "c"):
+            # the commonest call, one Tensor of each, with nothing on the stack (no tape
+            # records the pass, no listener hears it) and no pass recorded before: the steps
+            # below, without their lists (tests/test_tape.py takes both ways)
+            g = self._walk(1, {id(target): ones(target.value)}, {id(sources)}, False, (),
+                           not self._persistent).get(id(sources))
+            result = _finish(g, sources, "none", "GradientTape.gradient")
+            self._release()
+            return result
         how = "none" if unconnected_gradients == "none" else _unconnected(unconnected_gradients)
         if self._persistent and self in TAPES.get():
             warnings.warn("GradientTape.gradient: called on a persistent tape inside its own "
