@@ -141,6 +141,25 @@ def test_jvp_of_a_custom_vjp_function_raises_as_jax_does():
         jax.jvp(f, (2.0, 3.0), (1.0, 0.0))
 
 
+def test_forward_over_reverse_through_a_custom_vjp_raises_and_reverse_over_reverse_runs_as_in_jax():
+    # JAX 0.10.2: hessian, jacfwd(grad(f)) and jvp(grad(f)) of a function through a custom_vjp
+    # raise "can't apply forward-mode autodiff (jvp) to a custom_vjp function."; jacrev(jacrev(f))
+    # runs, giving [1.3624206, 0.34127092, 1.9715813] on the diagonal
+    @jax.custom_vjp
+    def log1pexp(x):
+        return jnp.log1p(jnp.exp(x))
+    log1pexp.defvjp(lambda x: (log1pexp(x), x), lambda x, g: (g * jax.nn.sigmoid(x),))
+    f = lambda x: jnp.sum(log1pexp(x) * x)  # noqa: E731
+    x = jnp.array([0.5, -1.0, 2.0])
+    for forward_over_reverse in (jax.hessian(f), jax.jacfwd(jax.grad(f)),
+                                 lambda v: jax.jvp(jax.grad(f), (v,), (jnp.ones(3),))):
+        with pytest.raises(TypeError, match=r"can't apply forward-mode autodiff \(jvp\) to a custom_vjp"):
+            forward_over_reverse(x)
+    h = jax.jacrev(jax.jacrev(f))(x)
+    np.testing.assert_allclose(np.diag(h.numpy()), [1.3624206, 0.34127092, 1.9715813], rtol=2e-6)
+    np.testing.assert_array_equal(h.numpy() - np.diag(np.diag(h.numpy())), np.zeros((3, 3)))
+
+
 def test_jacrev_shape_and_values():
     j = jax.jacrev(lambda x: jnp.sin(x) * x[0])(jnp.array([0.5, 1.0]))
     x = np.array([0.5, 1.0])
@@ -238,6 +257,43 @@ def test_custom_vjp_bwd_must_return_a_tuple_of_the_right_length():
     with pytest.raises(TypeError, match="Custom VJP bwd rule must produce a tuple of length equal "
                                         r"to the primal args tuple length \(2\)"):
         grad(h)(2.0, 3.0)
+
+
+def _closing_over(kind):
+    """f(x, y) = g(y), where g, a custom function of ``kind``, reads x without taking it."""
+    def f(x, y):
+        if kind == "custom_vjp":
+            @jax.custom_vjp
+            def g(z):
+                return z * x
+            g.defvjp(lambda z: (z * x, None), lambda r, ct: (ct * x,))
+        else:
+            @jax.custom_jvp
+            def g(z):
+                return z * x
+
+            @g.defjvp
+            def g_jvp(p, t):
+                return p[0] * x, t[0] * x
+        return g(y)
+    return f
+
+
+@pytest.mark.parametrize("kind", ["custom_vjp", "custom_jvp"])
+def test_a_custom_function_that_closes_over_a_value_being_differentiated_is_refused(kind):
+    # JAX 0.10.2 raises UnexpectedTracerError for grad(f, 0), grad(f, (0, 1)) and jvp(f, ...),
+    # and gives 2.0 for grad(f, 1); gradmagic gave 0 for x's gradient (its cotangent, lost)
+    f = _closing_over(kind)
+    part = "its fwd" if kind == "custom_vjp" else "it"
+    runs = [lambda: jax.grad(f, (0, 1))(2.0, 3.0), lambda: jax.grad(f, 0)(2.0, 3.0)]
+    if kind == "custom_jvp":  # (jvp of a custom_vjp refuses forward mode first, as JAX)
+        runs.append(lambda: jax.jvp(f, (2.0, 3.0), (1.0, 1.0)))
+    for run in runs:
+        with pytest.raises(TypeError, match=rf"{kind} function g: {part} reads `x`, a value being "
+                                            r"differentiated.*Pass it to g as an argument"):
+            run()
+    assert float(jax.grad(f, 1)(2.0, 3.0)) == 2.0
+    assert float(jax.grad(f, 1)(jnp.array(2.0), 3.0)) == 2.0  # x an array nobody differentiates
 
 
 def test_custom_vjp_without_defvjp_says_so():

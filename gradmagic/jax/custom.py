@@ -20,7 +20,7 @@ import inspect
 
 import numpy as np
 
-from ..core.context import paused, recording, unheard
+from ..core.context import Listener, paused, push, recording, remove, stack, unheard
 from ..core.custom import CustomCall, CustomGradientFunction
 from ..core.nest import flatten
 from ..core.tape import GradientTape
@@ -109,6 +109,73 @@ def _per_leaf(args, nondiff, cts):
     return flat
 
 
+class _Reads(Listener):
+    """Hears the ops of a custom function's own code as it runs: the first Tensor they read
+    that a tape follows and that was neither an argument nor computed from one there."""
+
+    def __init__(self, args):
+        self.made = {id(x) for x in flatten(list(args))[0] if isinstance(x, Tensor)}
+        self.tapes, self.read = [t for t in stack() if t.records], None
+
+    def on_op(self, prim, args, vals, out, params):
+        self._saw(args, (out,))
+
+    def on_custom_op(self, prim, inputs, vals, ys, outs, params):
+        self._saw(inputs, outs)
+
+    def _saw(self, args, outs):
+        for a in args:
+            if (self.read is None and isinstance(a, Tensor) and id(a) not in self.made
+                    and any(t.follows(a) for t in self.tapes)):
+                self.read = a
+        self.made.update(map(id, outs))
+
+
+def _closed_over(kind, name, part, run, args, functions):
+    """``run()`` (a custom function's ``part``, called on ``args``), or, where it read a value
+    being differentiated that is not among ``args`` (one it closes over), JAX's refusal in
+    words that say which value and what to do: its gradient through the function would be
+    lost, since a custom rule differentiates its arguments only."""
+    heard = _Reads(args)
+    push(heard)
+    try:
+        result = run()
+    finally:
+        remove(heard)
+    if heard.read is None:
+        return result
+    var = next((n for f in functions for n in _names(f, heard.read)), None)
+    what = f"`{var}`" if var else f"a value of shape {tuple(heard.read.shape)}"
+    rule = "bwd gives one cotangent per argument" if kind == "custom_vjp" else (
+        "its JVP rule gives the tangent for its arguments")
+    fix = "return its cotangent from bwd" if kind == "custom_vjp" else "give its tangent in the JVP rule"
+    raise TypeError(
+        f"{kind} function {name}: {part} reads {what}, a value being differentiated (computed "
+        f"from an argument of the jax.grad, jax.vjp or jax.jvp running), without taking it as an "
+        f"argument. A {kind} function is differentiated with respect to its arguments only "
+        f"({rule}), so the derivative through {name} for {what} would be lost. Pass it to {name} "
+        f"as an argument and {fix}. (JAX raises UnexpectedTracerError here.)")
+
+
+def _names(f, value):
+    """The names under which function ``f`` reads ``value``: its closure's, then its
+    globals'."""
+    code = getattr(f, "__code__", None)
+    if code is None:
+        return []
+    cells = zip(code.co_freevars, getattr(f, "__closure__", None) or ())
+    found = [n for n, c in cells if _content(c) is value]
+    space = getattr(f, "__globals__", {})
+    return found + [n for n in code.co_names if space.get(n) is value]
+
+
+def _content(cell):
+    try:
+        return cell.cell_contents
+    except ValueError:  # a cell not filled yet
+        return None
+
+
 class custom_vjp:  # noqa: N801  (JAX's name)
     """``jax.custom_vjp``: ``f.defvjp(fwd, bwd)``; ``fwd(*args)`` returns ``(out, res)``
     and ``bwd(*nondiff, res, g)`` a tuple with one cotangent per differentiable argument."""
@@ -125,7 +192,8 @@ class custom_vjp:  # noqa: N801  (JAX's name)
         def body(*args):
             token = INSIDE.set(INSIDE.get() | {id(self)})  # f called inside fwd is f itself
             try:
-                pair = fwd(*args)
+                pair = _closed_over("custom_vjp", name, "its fwd", lambda: fwd(*args), args,
+                                    (fwd, self.fun))
             finally:
                 INSIDE.reset(token)
             if not (isinstance(pair, (tuple, list)) and len(pair) == 2):
@@ -205,8 +273,8 @@ class custom_jvp:  # noqa: N801  (JAX's name)
         return self.jvp(*nondiff, primals, tangents)
 
     def _body(self, *args):
-        out = self.fun(*args)
         nondiff, name = self.nondiff_argnums, getattr(self.fun, "__name__", "f")
+        out = _closed_over("custom_jvp", name, "it", lambda: self.fun(*args), args, (self.fun,))
         primals = [a for i, a in enumerate(args) if i not in nondiff]
 
         def grad_fn(*g):
