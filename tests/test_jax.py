@@ -773,3 +773,15 @@ def test_a_check_tells_two_custom_vjp_functions_apart():
     with gm.trace(check=True) as t:
         jax.grad(lambda x: jnp.sum(mycos_ok(x) * mysin_wrong(x)))(x)
     assert [(p.kind, p.row.node) for p in t.pitfalls] == [("wrong-derivative", "mysin_wrong")]
+
+
+def test_nan_notes_write_the_fix_with_jax_functions():
+    with gm.trace() as tr:
+        jax.grad(lambda x: jnp.sum(jnp.sqrt(x)))(jnp.array([0.0, 1.0]))
+    (note,) = [p.message for p in tr.pitfalls if p.kind == "nan-origin"]
+    assert "Fix: keep the argument away from 0: jnp.sqrt(x + 1e-12), or a where inside the where." in note
+    with gm.trace() as tr:
+        jax.grad(lambda x: jnp.sum(jnp.log(jnp.exp(x * 100.0) + 1.0)))(jnp.array([10.0, 1.0]))
+    (note,) = [p.message for p in tr.pitfalls if p.kind == "nan-origin"]
+    assert "Fix: use a stable form: jax.nn.softplus(x) for log(1 + exp(x)), jnp.logaddexp(0., x), " in note
+    assert "np." not in note.replace("jnp.", "")

@@ -1111,3 +1111,47 @@ def test_a_list_of_tensors_makes_a_tensor_of_their_numbers_as_pytorchs():
     assert torch.tensor([torch.tensor(1), 2.5]).tolist() == [1.0, 2.5]
     with pytest.raises(ValueError, match="only one element tensors can be converted to Python scalars"):
         torch.tensor([torch.tensor([1.0, 2.0]), torch.tensor([3.0, 4.0])])
+
+
+W_READ = torch.tensor(2.0, requires_grad=True)  # a global that Scale.forward reads
+
+
+class Scale(Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x * W_READ
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        x, = ctx.saved_tensors
+        return grad_output * W_READ
+
+
+def test_a_function_that_reads_a_tensor_it_does_not_take_is_explained_in_pytorchs_words():
+    # PyTorch 2.13.0: torch.autograd.grad(y, [x, w], allow_unused=True) gives (tensor(2.), None)
+    x = torch.tensor(3.0, requires_grad=True)
+    with gm.trace() as tr:
+        grads = torch.autograd.grad(Scale.apply(x), [x, W_READ], allow_unused=True)
+    assert float(grads[0]) == 2.0 and grads[1] is None
+    (note,) = [p.message for p in tr.pitfalls if p.kind == "none-gradient"]
+    assert ("W_READ is not an input of Scale: Scale reads it as a global, and an autograd.Function's "
+            "outputs are one op over the inputs of apply (x), whose forward runs under no_grad, as in "
+            "PyTorch") in note
+    assert "`Scale.apply(x, W_READ)`, and return its gradient from backward too." in note
+    assert "TensorFlow" not in note and "Variable" not in note
+
+
+def test_nan_notes_write_the_fix_with_torch_functions():
+    x = torch.tensor([0.0, 1.0], requires_grad=True)
+    with gm.trace() as tr:
+        torch.where(x > 0, torch.log(x), torch.zeros(2)).sum().backward()
+    (note,) = [p.message for p in tr.pitfalls if p.kind == "masked-where"]
+    assert note.startswith("torch.where(c, x, y) sends a gradient of 0")
+    assert "`torch.where(condition, torch.log(torch.where(condition, x, 1.0)), other)`" in note
+    assert "np." not in note
+    y = torch.tensor([100.0, 1.0], requires_grad=True)
+    with gm.trace() as tr:
+        torch.exp(y * 10).sum().backward()
+    (note,) = [p.message for p in tr.pitfalls if p.kind == "nan-origin"]
+    assert "Fix: exp overflows: shift its argument (torch.exp(x - x.max())), use torch.sigmoid" in note

@@ -74,7 +74,13 @@ class CustomCall:
              "an": "an", "stop_gradient": "stop_gradient", "example": "return upstream * 2 * x",
              "check_grad": "gm.check_grad", "create_graph": "an outer tape",
              "forward": "grad_fn, transposed",
-             "unrecorded_fix": "compute it from the inputs inside grad_fn"}
+             "unrecorded_fix": "compute it from the inputs inside grad_fn",
+             # why a value the function reads without taking it gets no gradient, how to
+             # call it with that value, and what else would do
+             "one_op": "a custom_gradient function's outputs are one op over its inputs "
+                       "({inputs}), as in TensorFlow",
+             "call": "{f}({args})",
+             "or": " (or make it a gm.Variable: grad_fn then receives it in variables=)"}
 
     def __init__(self, name, grad_fn, names, inputs, variables, function=None, lead=(), kw=None,
                  level=0, unflatten=None):

@@ -14,6 +14,7 @@ from __future__ import annotations
 import linecache
 import math
 import os
+import re
 
 import numpy as np
 
@@ -218,12 +219,22 @@ def nan_origin(trace, found=None):
     return out
 
 
+def spelled(text, values):
+    """``text``, written with NumPy's and gradmagic's functions, in the words of the dialect
+    whose tensors ``values`` are (its tensor class's ``spelling``: phrase -> its own, ``np.``
+    last, as a prefix); as it is for gradmagic's own Tensors."""
+    table = next((getattr(type(v), "spelling", None) for v in values if isinstance(v, Tensor)), None)
+    for phrase, own in (table or {}).items():
+        text = re.sub(r"\bnp\.", own, text) if phrase == "np." else text.replace(phrase, own)
+    return text
+
+
 def _nan_origin_message(trace, row):
     c = row.cells()
     why, fix = cause(trace, row)
-    return (f"NaN/Inf first appears in the backward pass at {row.node} ({place(row)}): "
+    return spelled(f"NaN/Inf first appears in the backward pass at {row.node} ({place(row)}): "
             f"{c['x']}, upstream {c['upstream']}, local {c['local']}, downstream "
-            f"{c['downstream']}. Cause: {why}. Fix: {fix}.")
+            f"{c['downstream']}. Cause: {why}. Fix: {fix}.", row.inputs)
 
 
 def masked_where(trace, found=None):
@@ -255,11 +266,12 @@ def _masked_where_message(trace, row, f, k):
             if hasattr(np, row.node) else
             f"give {row.node} an input where its derivative is finite at the unselected positions")
     why, _ = cause(trace, row)
-    return (f"np.where(c, x, y) sends a gradient of 0 into the unselected positions of its "
-            f"branch {branch}, computed by {row.node} ({place(row)}); there {row.node}'s local "
-            f"derivative is not finite, and 0 * inf = NaN, so the NaN reaches the inputs even "
-            f"though where never selected those values. Cause: {why}. Fix: make the "
-            f"branch safe where it is not selected, a where inside the where: {code}.")
+    return spelled(
+        f"np.where(c, x, y) sends a gradient of 0 into the unselected positions of its "
+        f"branch {branch}, computed by {row.node} ({place(row)}); there {row.node}'s local "
+        f"derivative is not finite, and 0 * inf = NaN, so the NaN reaches the inputs even "
+        f"though where never selected those values. Cause: {why}. Fix: make the "
+        f"branch safe where it is not selected, a where inside the where: {code}.", f.inputs)
 
 
 def no_first_nan_stop(dialect, switch):

@@ -131,12 +131,11 @@ def _custom_reason(trace, name, tname, source):
         how = _reaches(call.forward_function(), source) or _reaches(call.backward_function(), source)
         if how:
             inputs = ", ".join(call.names)
-            return (f"{name} is not an input of {row.node}: {row.node} reads it {how}, and a "
-                    f"custom_gradient function's outputs are one op over its inputs ({inputs}), "
-                    f"as in TensorFlow, so no gradient reaches {name} through {row.node}. Pass it "
-                    f"as an input, `{row.node}({inputs}, {name})`, and return its gradient from "
-                    f"{w['grad_fn']} too (or make it a gm.Variable: {w['grad_fn']} then receives "
-                    f"it in variables=).")
+            call_with = w["call"].format(f=row.node, args=f"{inputs}, {name}")
+            return (f"{name} is not an input of {row.node}: {row.node} reads it {how}, and "
+                    f"{w['one_op'].format(inputs=inputs)}, so no gradient reaches {name} through "
+                    f"{row.node}. Pass it as an input, `{call_with}`, and return its gradient "
+                    f"from {w['grad_fn']} too{w['or']}.")
     return None
 
 

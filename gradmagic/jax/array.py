@@ -53,6 +53,9 @@ class Array(Tensor):
     Arrays; ``x.at[i].set(v)`` gives an updated copy, as in JAX."""
 
     __slots__ = ()
+    # how a trace's notes write NumPy's and gradmagic's functions for a JAX user (debug/nans.py)
+    spelling = {"gm.softplus": "jax.nn.softplus", "np.logaddexp(0, x)": "jnp.logaddexp(0., x)",
+                "gm.sigmoid": "jax.nn.sigmoid", "gm.logsumexp": "jax.nn.logsumexp", "np.": "jnp."}
 
     def __repr__(self):
         host = np.asarray(self.numpy())

@@ -36,7 +36,9 @@ WORDS = {"grad_fn": "bwd", "upstream": "g", "upstream gradient": "cotangent g", 
          "stop_gradient": "jax.lax.stop_gradient", "example": "return (g * 2 * x,)",
          "check_grad": "jax.grad against finite differences", "create_graph": "an outer jax.grad",
          "forward": "bwd, transposed",
-         "unrecorded_fix": "return it from fwd as a residual"}
+         "unrecorded_fix": "return it from fwd as a residual",
+         "one_op": "a custom_vjp function is differentiated with respect to its arguments "
+                   "({inputs}) only, as in JAX", "call": "{f}({args})", "or": ""}
 
 
 class JaxCall(CustomCall):
@@ -63,7 +65,9 @@ class JaxJVPCall(JaxCall):
     __slots__ = ()
     words = {**WORDS, "grad_fn": "transposed JVP rule", "example": "return primal_out, 2 * x * x_dot",
              "forward": "JVP rule",
-             "unrecorded_fix": "compute it from the primals inside the JVP rule"}
+             "unrecorded_fix": "compute it from the primals inside the JVP rule",
+             "one_op": "a custom_jvp function is differentiated with respect to its arguments "
+                       "({inputs}) only, as in JAX"}
 
 
 class RecordedVJP(CustomGradientFunction):

@@ -52,6 +52,11 @@ class Tensor(GraphTensor):
     """``torch.Tensor``: a gradmagic Tensor with PyTorch's methods and autograd state."""
 
     view_of = None  # the tensor this one is a view of (in-place on it is refused)
+    # how a trace's notes write NumPy's and gradmagic's functions for a PyTorch user
+    # (debug/nans.py): torch's functions where they have NumPy's names and meanings
+    spelling = {"gm.softplus": "F.softplus", "np.logaddexp(0, x)": "torch.logaddexp(torch.zeros_like(x), x)",
+                "gm.sigmoid": "torch.sigmoid", "gm.logsumexp": "torch.logsumexp",
+                "np.max(x)": "x.max()", "np.": "torch."}
 
     # -- what it is ----------------------------------------------------------------------
     @property

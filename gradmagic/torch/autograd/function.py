@@ -27,7 +27,10 @@ WORDS = {"grad_fn": "backward", "upstream": "grad_output", "upstream gradient": 
          "forward": "backward, transposed",
          "unrecorded_fix": "return it from forward as an extra output and save it with "
                            "ctx.save_for_backward (a saved output keeps its graph), or recompute "
-                           "it in backward from ctx.saved_tensors"}
+                           "it in backward from ctx.saved_tensors",
+         "one_op": "an autograd.Function's outputs are one op over the inputs of apply "
+                   "({inputs}), whose forward runs under no_grad, as in PyTorch",
+         "call": "{f}.apply({args})", "or": ""}
 
 
 class FunctionCtx:
