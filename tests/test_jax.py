@@ -785,3 +785,47 @@ def test_nan_notes_write_the_fix_with_jax_functions():
     (note,) = [p.message for p in tr.pitfalls if p.kind == "nan-origin"]
     assert "Fix: use a stable form: jax.nn.softplus(x) for log(1 + exp(x)), jnp.logaddexp(0., x), " in note
     assert "np." not in note.replace("jnp.", "")
+
+
+def _minimizer(convert):
+    """jax.closure_convert's docstring's minimize, with a gradient-descent search and the
+    implicit-function rule; ``convert``: as the docstring does, or not."""
+    @partial(jax.custom_vjp, nondiff_argnums=(0,))
+    def _minimize(objective_fn, x0, *args):
+        x = x0
+        for _ in range(100):
+            x = x - 0.1 * jax.grad(objective_fn)(x, *args)
+        return x
+
+    def fwd(objective_fn, x0, *args):
+        y = _minimize(objective_fn, x0, *args)
+        return y, (y, args)
+
+    def rev(objective_fn, res, g):
+        y, args = res
+        hess = jax.grad(jax.grad(objective_fn))(y, *args)
+        _, vjp_args = jax.vjp(lambda *a: jax.grad(objective_fn)(y, *a), *args)
+        return (jnp.zeros_like(y), *vjp_args(-g / hess))
+    _minimize.defvjp(fwd, rev)
+
+    def minimize(objective_fn, x0):
+        if not convert:
+            return _minimize(objective_fn, x0)
+        converted_fn, aux_args = jax.closure_convert(objective_fn, x0)
+        return _minimize(converted_fn, x0, *aux_args)
+    return minimize
+
+
+def test_closure_convert_lets_a_custom_vjp_differentiate_what_its_function_argument_closes_over():
+    # JAX 0.10.2 gives 1.9999998, 1.0, 4.0 and (5.0, 2.0)
+    minimize = _minimizer(convert=True)
+    assert float(minimize(lambda x: (x - 2.0) ** 2, 0.0)) == pytest.approx(2.0, abs=1e-6)
+    assert float(jax.grad(lambda a: minimize(lambda x: 3.0 * (x - a) ** 2, 0.0))(2.0)) == pytest.approx(1.0)
+    assert float(jax.grad(lambda a: minimize(lambda x: (x - a * a) ** 2, 0.0))(2.0)) == pytest.approx(4.0)
+    ga, gb = jax.grad(lambda a, b: minimize(lambda x: (x - a * b) ** 2, 0.0), (0, 1))(2.0, 5.0)
+    assert (float(ga), float(gb)) == (pytest.approx(5.0), pytest.approx(2.0))
+    converted, consts = jax.closure_convert(lambda x: x * 2.0, 1.0)  # closes over nothing
+    assert consts == [] and float(converted(3.0)) == 6.0
+    with pytest.raises(TypeError, match=r"custom_vjp function _minimize: its fwd reads `a`.*"
+                                        r"jax.closure_convert does that for a function you are given"):
+        jax.grad(lambda a: _minimizer(convert=False)(lambda x: (x - a) ** 2, 0.0))(2.0)

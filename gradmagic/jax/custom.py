@@ -114,12 +114,13 @@ def _per_leaf(args, nondiff, cts):
 
 
 class _Reads(Listener):
-    """Hears the ops of a custom function's own code as it runs: the first Tensor they read
-    that a tape follows and that was neither an argument nor computed from one there."""
+    """Hears the ops of a function's code as it runs: the Tensors they read that a tape
+    follows and that were neither arguments nor computed from them there (``read``, in the
+    order first read: the values the function closes over that are being differentiated)."""
 
-    def __init__(self, args):
+    def __init__(self, args, tapes):
         self.made = {id(x) for x in flatten(list(args))[0] if isinstance(x, Tensor)}
-        self.tapes, self.read = [t for t in stack() if t.records], None
+        self.tapes, self.read = tapes, []
 
     def on_op(self, prim, args, vals, out, params):
         self._saw(args, (out,))
@@ -129,9 +130,10 @@ class _Reads(Listener):
 
     def _saw(self, args, outs):
         for a in args:
-            if (self.read is None and isinstance(a, Tensor) and id(a) not in self.made
+            if (isinstance(a, Tensor) and id(a) not in self.made
                     and any(t.follows(a) for t in self.tapes)):
-                self.read = a
+                self.read.append(a)
+                self.made.add(id(a))
         self.made.update(map(id, outs))
 
 
@@ -140,16 +142,18 @@ def _closed_over(kind, name, part, run, args, functions):
     being differentiated that is not among ``args`` (one it closes over), JAX's refusal in
     words that say which value and what to do: its gradient through the function would be
     lost, since a custom rule differentiates its arguments only."""
-    heard = _Reads(args)
+    heard = _Reads(args, [t for t in stack() if t.records])
     push(heard)
     try:
         result = run()
     finally:
         remove(heard)
-    if heard.read is None:
+    if not heard.read:
         return result
-    var = next((n for f in functions for n in _names(f, heard.read)), None)
-    what = f"`{var}`" if var else f"a value of shape {tuple(heard.read.shape)}"
+    read = heard.read[0]
+    functions = list(functions) + [a for a in args if callable(a)]  # a function it was given
+    var = next((n for f in functions for n in _names(f, read)), None)
+    what = f"`{var}`" if var else f"a value of shape {tuple(read.shape)}"
     rule = "bwd gives one cotangent per argument" if kind == "custom_vjp" else (
         "its JVP rule gives the tangent for its arguments")
     fix = "return its cotangent from bwd" if kind == "custom_vjp" else "give its tangent in the JVP rule"
@@ -158,7 +162,65 @@ def _closed_over(kind, name, part, run, args, functions):
         f"from an argument of the jax.grad, jax.vjp or jax.jvp running), without taking it as an "
         f"argument. A {kind} function is differentiated with respect to its arguments only "
         f"({rule}), so the derivative through {name} for {what} would be lost. Pass it to {name} "
-        f"as an argument and {fix}. (JAX raises UnexpectedTracerError here.)")
+        f"as an argument and {fix} (jax.closure_convert does that for a function you are "
+        f"given). (JAX raises UnexpectedTracerError here.)")
+
+
+def closure_convert(fun, *example_args):
+    """``jax.closure_convert``: ``(converted, consts)``, where ``consts`` are the values being
+    differentiated that ``fun`` reads without taking them (it closes over them) and
+    ``converted(*args, *consts)`` is ``fun(*args)`` reading the ``consts`` given: so a
+    ``custom_vjp`` function that takes ``converted`` (as a ``nondiff_argnums`` argument) can
+    take ``consts`` as arguments, and give them cotangents. ``fun`` runs once on
+    ``example_args``, unrecorded, to find them; each must be held in ``fun``'s closure or
+    globals, where ``converted`` puts the one it is given while ``fun`` runs."""
+    tapes = [t for t in stack() if t.records]
+    heard = _Reads(example_args, tapes)
+    with paused():  # heard, not recorded
+        push(heard)
+        fun(*example_args)
+    consts = heard.read
+    homes = []
+    for c in consts:
+        home = _home(fun, c)
+        if home is None:
+            raise NotImplementedError(
+                f"closure_convert({getattr(fun, '__name__', 'fun')}): it reads a value being "
+                f"differentiated of shape {tuple(c.shape)} that is in neither its closure nor its "
+                "globals (a function it calls reads it): pass that value to it as an argument")
+        homes.append(home)
+    n = len(consts)
+
+    def converted(*args):
+        args, given = args[:len(args) - n], args[len(args) - n:]
+        if len(given) != n:
+            raise TypeError(f"{getattr(fun, '__name__', 'fun')} (closure-converted) takes its "
+                            f"arguments, then the {n} consts closure_convert gave")
+        was = [get() for get, _ in homes]
+        try:
+            for (_, put), value in zip(homes, given):
+                put(value)
+            return fun(*args)
+        finally:
+            for (_, put), value in zip(homes, was):
+                put(value)
+    converted.__name__ = getattr(fun, "__name__", "fun")
+    return converted, list(consts)
+
+
+def _home(f, value):
+    """``(get, put)`` for the place in ``f``'s closure or globals that holds ``value``."""
+    code = getattr(f, "__code__", None)
+    if code is None:
+        return None
+    for cell in getattr(f, "__closure__", None) or ():
+        if _content(cell) is value:
+            return (lambda: cell.cell_contents), (lambda v: setattr(cell, "cell_contents", v))
+    space = getattr(f, "__globals__", {})
+    for name in code.co_names:
+        if space.get(name) is value:
+            return (lambda: space[name]), (lambda v: space.__setitem__(name, v))
+    return None
 
 
 def _names(f, value):
