@@ -1155,3 +1155,27 @@ def test_nan_notes_write_the_fix_with_torch_functions():
         torch.exp(y * 10).sum().backward()
     (note,) = [p.message for p in tr.pitfalls if p.kind == "nan-origin"]
     assert "Fix: exp overflows: shift its argument (torch.exp(x - x.max())), use torch.sigmoid" in note
+
+
+def test_set_grad_enabled_as_a_decorator_and_as_an_object_entered_later_as_in_pytorch():
+    # PyTorch 2.13.0: the decorator leaves the mode as it found it (True True, then False True);
+    # an object made earlier sets its mode on entering and puts back, on exit, the mode from
+    # before it was made (False True); gradmagic's decorator left grad mode off for good
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+
+    @torch.set_grad_enabled(False)
+    def f(v):
+        return v * 2
+    y = x * 3
+    assert (torch.is_grad_enabled(), y.requires_grad) == (True, True)
+    assert (f(x).requires_grad, torch.is_grad_enabled()) == (False, True)
+    with torch.no_grad():
+        @torch.set_grad_enabled(True)
+        def g(v):
+            return v * 2
+        assert (torch.is_grad_enabled(), g(x).requires_grad, torch.is_grad_enabled()) == (False, True, False)
+    m = torch.set_grad_enabled(False)
+    torch.set_grad_enabled(True)
+    with m:
+        y = x * 2
+    assert (y.requires_grad, torch.is_grad_enabled()) == (False, True)

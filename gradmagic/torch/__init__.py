@@ -26,7 +26,7 @@ from ..core import ops
 from ..core.kinks import maximum_halves, minimum_halves
 from ..core.tensor import Tensor as CoreTensor
 from . import autograd, linalg, nn, values
-from .graph import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad,
+from .modes import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad,
                     set_grad_enabled)
 from .tensor import Tensor, make
 from .anomaly import is_anomaly_enabled

@@ -1,4 +1,4 @@
-"""PyTorch's autograd on gradmagic's engine: grad mode, the graph kept on tensors, and the
+"""PyTorch's autograd on gradmagic's engine: the graph kept on tensors, and the
 walk of ``backward`` and ``autograd.grad``.
 
 PyTorch records an op when one of its inputs requires a gradient and keeps the graph on
@@ -17,8 +17,6 @@ ran; a node that used an older version of a tensor is walked with a stand-in for
 
 from __future__ import annotations
 
-import contextvars
-import functools
 import itertools
 import operator
 import warnings
@@ -36,105 +34,8 @@ from ..core.tensor import Tensor as CoreTensor
 from .anomaly import hooks_with_anomaly
 from .hooks import LIVE, with_hooks
 from .hooks import run as run_hooks
+from .modes import GRAD, INFERENCE
 from .values import castable, narrow, step_name
-
-GRAD = contextvars.ContextVar("gradmagic_torch_grad", default=True)  # grad mode, per thread
-INFERENCE = contextvars.ContextVar("gradmagic_torch_inference", default=False)  # inference mode
-
-
-def is_grad_enabled() -> bool:
-    """``torch.is_grad_enabled()``."""
-    return GRAD.get()
-
-
-class _GradMode:
-    """A context manager and decorator that sets grad mode, as ``torch.no_grad``."""
-
-    mode = True
-
-    def __new__(cls, *args):
-        if cls is not set_grad_enabled and len(args) == 1 and callable(args[0]):
-            return cls()(args[0])  # @torch.no_grad without parentheses
-        return super().__new__(cls)
-
-    def __init__(self, *args):
-        self.before = []
-
-    def __enter__(self):
-        self.before.append(GRAD.get())
-        GRAD.set(self.mode)
-        return self
-
-    def __exit__(self, *exc):
-        GRAD.set(self.before.pop())
-        return False
-
-    def __call__(self, fn):
-        @functools.wraps(fn)
-        def run(*args, **kwargs):
-            with type(self)() if type(self) is not set_grad_enabled else set_grad_enabled(self.mode):
-                return fn(*args, **kwargs)
-        return run
-
-
-class no_grad(_GradMode):
-    """``torch.no_grad()``: ops inside record nothing (for updates and evaluation)."""
-
-    mode = False
-
-
-class enable_grad(_GradMode):
-    """``torch.enable_grad()``: ops record again inside ``no_grad``."""
-
-    mode = True
-
-
-class set_grad_enabled(_GradMode):
-    """``torch.set_grad_enabled(mode)``: sets grad mode now (a call) or for a ``with`` block."""
-
-    def __init__(self, mode):
-        super().__init__()
-        self.mode = bool(mode)
-        self.before.append(GRAD.get())
-        GRAD.set(self.mode)
-
-    def __enter__(self):
-        return self
-
-
-class inference_mode(_GradMode):
-    """``torch.inference_mode(mode=True)``: inside, ops record nothing, even under
-    ``enable_grad``, and the tensors they make are inference tensors (``is_inference()``);
-    ``inference_mode(False)`` turns it off for a block, grad mode on, as PyTorch's."""
-
-    def __init__(self, mode=True):
-        super().__init__()
-        self.mode = bool(mode)
-
-    def __enter__(self):
-        self.before.append((GRAD.get(), INFERENCE.get()))
-        GRAD.set(not self.mode)
-        INFERENCE.set(self.mode)
-        return self
-
-    def __exit__(self, *exc):
-        grad_mode, inference = self.before.pop()
-        GRAD.set(grad_mode)
-        INFERENCE.set(inference)
-        return False
-
-    def __call__(self, fn):
-        @functools.wraps(fn)
-        def run(*args, **kwargs):
-            with inference_mode(self.mode):
-                return fn(*args, **kwargs)
-        return run
-
-
-def is_inference_mode_enabled() -> bool:
-    """``torch.is_inference_mode_enabled()``."""
-    return INFERENCE.get()
-
 
 # -- the graph -------------------------------------------------------------------------------
 _serials = itertools.count()

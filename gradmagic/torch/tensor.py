@@ -18,8 +18,9 @@ from ..core.kinks import maximum_halves, minimum_halves
 from ..core.tensor import Tensor as CoreTensor
 from ..core.tensor import to_array
 from .._backend import default_xp
-from .graph import GRAD, INFERENCE, as_tensor_of, backward, no_grad
+from .graph import as_tensor_of, backward
 from .hooks import register
+from .modes import GRAD, INFERENCE, no_grad
 from .graph import Tensor as GraphTensor
 from .subgradients import standard_deviation, variance, vector_norm
 from .values import (DEFAULT_INT, Device, Size, SizeMethod, check_device, default_float,

@@ -5,7 +5,8 @@
 from __future__ import annotations
 
 from ..anomaly import detect_anomaly, set_detect_anomaly
-from ..graph import Tensor, backward, enable_grad, grad, no_grad, set_grad_enabled
+from ..graph import Tensor, backward, grad
+from ..modes import enable_grad, no_grad, set_grad_enabled
 from ..values import missing
 from . import function, functional
 from .checks import GradcheckError, gradcheck, gradgradcheck

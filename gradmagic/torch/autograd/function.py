@@ -19,7 +19,8 @@ from ...core.custom import CustomCall, custom_primitive
 from ...core.ops import astype
 from ...core.primitive import Primitive, variadic
 from ...core.tensor import Tensor as CoreTensor
-from ..graph import CHANGES, FREED, GRAD, Node, Tensor, as_tensor_of, no_grad
+from ..graph import CHANGES, FREED, Node, Tensor, as_tensor_of
+from ..modes import GRAD, no_grad
 
 WORDS = {"grad_fn": "backward", "upstream": "grad_output", "upstream gradient": "grad_output",
          "an": "a", "stop_gradient": "detach()", "example": "return grad_output * 2 * x",
