@@ -1179,3 +1179,54 @@ def test_set_grad_enabled_as_a_decorator_and_as_an_object_entered_later_as_in_py
     with m:
         y = x * 2
     assert (y.requires_grad, torch.is_grad_enabled()) == (False, True)
+
+
+def test_in_place_changes_the_graph_does_not_record_pass_the_gradient_through_as_pytorch():
+    # PyTorch 2.13.0: z.data changed in place is seen by tanh's backward, which uses its output:
+    # x.grad = [1., 1., 1.]; gradmagic gave None, the gradient lost without a word
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    z = torch.tanh(x)
+    z.data.mul_(0)
+    z.sum().backward()
+    assert x.grad.tolist() == [1.0, 1.0, 1.0]
+    # PyTorch 2.13.0: a change under no_grad is a constant change: [2., 2., 2.] and [24., 48., 72.]
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    z = x * 2
+    with torch.no_grad():
+        z.add_(1)
+    z.sum().backward()
+    assert x.grad.tolist() == [2.0, 2.0, 2.0] and z.tolist() == [3.0, 5.0, 7.0]
+    x.grad = None
+    z = x * 2
+    with torch.no_grad():
+        z.mul_(3)
+    (z * z).sum().backward()
+    assert x.grad.tolist() == [24.0, 48.0, 72.0]
+
+
+def test_an_output_an_op_saved_changed_unrecorded_is_walked_with_the_value_the_op_made():
+    # PyTorch 2.13.0 raises "one of the variables needed for gradient computation has been modified
+    # by an inplace operation" for these (exp and sigmoid save their outputs); gradmagic gave
+    # 2 (exp(2x) + 1), exp's rule run on the changed value, and None through detach()
+    xs = np.array([0.1, 0.2, 0.3])
+    x = torch.tensor(xs, requires_grad=True)
+    z = (x * 2).exp()
+    with torch.no_grad():
+        z.add_(1)
+    z.sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), 2 * np.exp(2 * xs), rtol=1e-6)
+    x = torch.tensor(xs, requires_grad=True)
+    z = torch.sigmoid(x)
+    z.detach().mul_(0)
+    z.sum().backward()
+    s = 1 / (1 + np.exp(-xs))
+    np.testing.assert_allclose(x.grad.numpy(), s * (1 - s), rtol=1e-6)
+    x = torch.tensor(xs, requires_grad=True)  # an unrecorded change, then a recorded one
+    z = (x * 2).exp()
+    with torch.no_grad():
+        z.add_(1)
+        z.mul_(2)
+    z.mul_(3)
+    (z * z).sum().backward()
+    e = np.exp(2 * xs)
+    np.testing.assert_allclose(x.grad.numpy(), 2 * (6 * (e + 1)) * 3 * 2 * e, rtol=1e-6)

@@ -54,8 +54,8 @@ class Node:
     it), with the versions of the tensors it used and the nodes that made them."""
 
     __slots__ = ("prim", "args", "vals", "params", "outs", "metas", "versions", "out_versions",
-                 "sources", "grad_ids", "changes", "kept", "serial", "level", "freed", "label",
-                 "__weakref__")
+                 "sources", "grad_ids", "changes", "kept", "through", "serial", "level", "freed",
+                 "label", "__weakref__")
 
     def __init__(self, prim, args, vals, params, outs):
         self.prim, self.args, self.vals, self.params = prim, args, vals, params
@@ -86,6 +86,7 @@ class Node:
             self.versions, self.sources, self.grad_ids = tuple(versions), tuple(sources), grad_ids
         self.changes = CHANGES[0]
         self.kept = None  # {output index: its value}, once an in-place op replaced one
+        self.through = None  # {output index: (version, value)}: its last change no op recorded
         self.serial = next(_serials)
         self.level = LEVEL.get()  # the order of the backward pass that recorded it (0: none)
         self.freed = False
@@ -144,6 +145,7 @@ class Tensor(CoreTensor):
     leaf_requires_grad = False
     retains_grad = False
     base = None  # the tensor a `.data` or `.detach()` alias writes through to
+    untracked = False  # a `.data` alias: what it writes the graph does not see (as PyTorch's)
     inference = False  # made under inference_mode
     backward_hooks = None  # {key: hook}, from register_hook
 
@@ -213,19 +215,37 @@ class Tensor(CoreTensor):
         if old is not None and node is not None:  # a walk through the old version needs it
             if old.kept is None:
                 old.kept = {}
-            old.kept[old.index(self)] = self.value
-        self.value = value
-        self.changed()
+            old.kept.setdefault(old.index(self), self.value)  # (as made, if changed unrecorded)
         if node is not None:  # the op is recorded: its output is this tensor, new version
+            self.value = value
+            self.changed()
             node.outs, node.out_versions = (weakref.ref(self),), (self.version,)
             self.grad_fn = node
-        elif old is not None:  # changed under no_grad: a constant change, as in PyTorch
-            i = old.index(self)
-            old.out_versions = old.out_versions[:i] + (self.version,) + old.out_versions[i + 1:]
+        else:  # changed under no_grad: a constant change, as in PyTorch
+            self.unrecorded(value)
         if self.base is not None:
-            self.base.value = value
-            self.base.changed()
+            if self.untracked:  # `.data`: the graph sees the new value as the old (PyTorch's)
+                self.base.value = value
+            else:
+                self.base.unrecorded(value)
         return self
+
+    def unrecorded(self, value):
+        """This tensor now holds ``value``, changed where no op records it (under no_grad, or
+        through ``detach()``): the op that made it is walked with the value it made (kept),
+        and the gradient of the new version passes to it unchanged, as PyTorch passes it
+        (where PyTorch raises instead, since the op saved its output, this is that output's
+        true gradient)."""
+        node = self.grad_fn
+        if node is not None:
+            i = node.index(self)
+            if node.kept is None:
+                node.kept = {}
+            node.kept.setdefault(i, self.value)
+        self.value = value
+        self.changed()
+        if node is not None:
+            node.through = {**(node.through or {}), i: (self.version, value)}
 
     def changed(self):
         """Count an in-place change of this tensor: a new version."""
@@ -269,7 +289,7 @@ class Walk:
         found.reverse()  # a chain's nodes, found from its end, are then in creation order
         found.sort(key=SERIAL)
         self.nodes = found
-        self.standins = {}
+        self.standins, self.bridges = {}, []
         ids = self.ids = set()
         entries, clean = [], CHANGES[0]
         for n in found:
@@ -281,6 +301,9 @@ class Walk:
                     entries.append((n.prim, n.args, n.vals, (o,) if n.prim.joint else o, n.params))
                     continue
             entries.append(self._entry(n))
+            if self.bridges:
+                entries += self.bridges
+                self.bridges = []
         self.hooked = {}  # id(tensor) -> its gradient after its hooks (register_hook)
         self.entries = with_hooks(entries, ids, self.hooked) if LIVE[0] else entries
         self.order = 1 + top  # one more than the highest order among the nodes' passes
@@ -342,7 +365,11 @@ class Walk:
                 o = cls.__new__(cls)
                 o.value = MODULES.get(array, np).zeros(shape, dtype)  # zeros on its device
             else:
-                o = self._as_it_was(o, v, node.kept.get(i) if node.kept else None)
+                now, o = o, self._as_it_was(o, v, node.kept.get(i) if node.kept else None)
+                if node.through and i in node.through:  # changed since, where no op recorded
+                    after = self._as_it_was(now, *node.through[i])  # it: the gradient of the
+                    self.ids.add(id(after))  # version after passes to the version it made
+                    self.bridges.append((ops.IDENTITY, (o,), (o.value,), after, {}))
             self.ids.add(id(o))
             outs.append(o)
         out = tuple(outs) if node.prim.joint else outs[0]

@@ -90,8 +90,12 @@ class Tensor(GraphTensor):
 
     @property
     def data(self):
-        """The same values, detached; in-place ops on it change this tensor (``w.data -= ...``)."""
-        return self.detach()
+        """The same values, detached; in-place ops on it change this tensor (``w.data -= ...``)
+        where the graph does not see it, as PyTorch's: no new version, and an op that made this
+        tensor is walked with the new value."""
+        out = self.detach()
+        out.untracked = True
+        return out
 
     @data.setter
     def data(self, other):
