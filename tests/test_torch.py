@@ -1230,3 +1230,31 @@ def test_an_output_an_op_saved_changed_unrecorded_is_walked_with_the_value_the_o
     (z * z).sum().backward()
     e = np.exp(2 * xs)
     np.testing.assert_allclose(x.grad.numpy(), 2 * (6 * (e + 1)) * 3 * 2 * e, rtol=1e-6)
+
+
+def test_a_retained_non_leaf_gets_its_grad_from_autograd_grad_and_backward_inputs_as_in_pytorch():
+    # PyTorch 2.13.0: h.grad = [4., 8.] after autograd.grad; [6., 12.] after backward(inputs=[x]);
+    # a retained input of autograd.grad gets its gradient too, and two walks accumulate [2., 2.]
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    h = x * 2
+    h.retain_grad()
+    (g,) = torch.autograd.grad((h ** 2).sum(), x)
+    assert g.tolist() == [8.0, 16.0] and h.grad.tolist() == [4.0, 8.0] and x.grad is None
+    h2 = x * 3
+    h2.retain_grad()
+    (h2 ** 2).sum().backward(inputs=[x])
+    assert h2.grad.tolist() == [6.0, 12.0] and x.grad.tolist() == [18.0, 36.0]
+    h3 = x * 3
+    h3.retain_grad()
+    (g,) = torch.autograd.grad((h3 ** 2).sum(), h3)
+    assert g.tolist() == h3.grad.tolist() == [6.0, 12.0]
+    h4 = x * 4
+    h4.retain_grad()
+    y4 = (h4 * 1).sum()
+    torch.autograd.grad(y4, x, retain_graph=True)
+    torch.autograd.grad(y4, x)
+    assert h4.grad.tolist() == [2.0, 2.0]
+    h5, other = x * 4, x * 5  # other: retained, but a walk to h5 does not reach it
+    other.retain_grad()
+    torch.autograd.grad((h5 * 2).sum() + other.sum() * 0, h5)
+    assert other.grad is None

@@ -426,6 +426,22 @@ def leaves_of(walk):
     return out
 
 
+def retained_after(walk, sources):
+    """The non-leaves that ``retain_grad()`` whose gradient a walk to ``sources`` computes
+    (the sources, and what was computed from them on the way to the roots): PyTorch fills
+    their ``.grad`` in every walk that reaches them, ``autograd.grad`` and
+    ``backward(inputs=...)`` included."""
+    after = {id(s) for s in sources}
+    out = {id(s): s for s in sources if s.retains_grad}
+    for prim, args, vals, o, params in walk.entries:
+        if any(id(a) in after for a in args):
+            for t in (o if type(o) is tuple else (o,)):
+                after.add(id(t))
+                if getattr(t, "retains_grad", False) and t.grad_fn is not None:
+                    out.setdefault(id(t), t)
+    return list(out.values())
+
+
 def accumulate(t, g):
     """``t.grad += g``, as PyTorch accumulates into a leaf."""
     held = t.grad_value
@@ -475,6 +491,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     walk = Walk(roots)
     if inputs is not None:
         targets = _sequence(inputs)
+        targets += [t for t in retained_after(walk, targets) if all(t is not u for u in targets)]
     else:
         targets = leaves_of(walk)
         for r in roots:
@@ -505,7 +522,11 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
             raise RuntimeError("One of the differentiated Tensors does not require grad")
     seeds = _seeds(roots, grad_outputs, "autograd.grad")
     walk = Walk(roots)
-    grads = walk.run(seeds, {id(s) for s in sources}, create_graph)
+    kept = retained_after(walk, sources)
+    grads = walk.run(seeds, {id(s) for s in sources} | {id(t) for t in kept}, create_graph)
+    for t in kept:
+        if grads.get(id(t)) is not None:
+            accumulate(t, grads[id(t)])
     results = []
     for s in sources:
         g = grads.get(id(s))
