@@ -1258,3 +1258,33 @@ def test_a_retained_non_leaf_gets_its_grad_from_autograd_grad_and_backward_input
     other.retain_grad()
     torch.autograd.grad((h5 * 2).sum() + other.sum() * 0, h5)
     assert other.grad is None
+
+
+def test_pytorchs_checks_of_grad_flags_assigned_grads_and_empty_inputs():
+    # PyTorch 2.13.0's behaviour and words, each checked there
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+    assert y.requires_grad_() is y and y.requires_grad  # a non-leaf that requires grad: no-op
+    with pytest.raises(RuntimeError, match=r"^you can only change requires_grad flags of leaf "
+                                           r"variables. If you want to use a computed variable"):
+        y.requires_grad_(False)
+    with pytest.raises(RuntimeError, match="^can't retain_grad on Tensor that has requires_grad=False$"):
+        torch.tensor([1.0]).retain_grad()
+    with pytest.raises(RuntimeError, match=r"^attempting to assign a gradient of size '\[3\]' to a "
+                                           r"tensor of size '\[2\]'"):
+        x.grad = torch.ones(3)
+    with pytest.raises(RuntimeError, match="^attempting to assign a gradient with dtype 'double' to "
+                                           "a tensor with grad_dtype 'Float'"):
+        x.grad = torch.ones(2, dtype=torch.float64)
+    assert x.grad is None
+    with pytest.raises(RuntimeError, match=r"^`inputs` argument to `grad\(\)` cannot be empty.$"):
+        torch.autograd.grad((x * 2).sum(), [])
+    with pytest.raises(RuntimeError, match=r"^`inputs` argument to `backward\(\)` cannot be empty.$"):
+        (x * 2).sum().backward(inputs=[])
+    with pytest.raises(ValueError, match="^Expected allow_unused to be True or not passed when "
+                                         "materialize_grads=True, but got: allow_unused=False.$"):
+        torch.autograd.grad((x * 2).sum(), x, allow_unused=False, materialize_grads=True)
+    assert x._version == 0
+    with torch.no_grad():
+        x.add_(1)
+    assert x._version == 1

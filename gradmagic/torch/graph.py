@@ -35,7 +35,7 @@ from .anomaly import hooks_with_anomaly
 from .hooks import LIVE, with_hooks
 from .hooks import run as run_hooks
 from .modes import GRAD, INFERENCE
-from .values import castable, narrow, step_name
+from .values import c_name, castable, narrow, step_name, type_name
 
 # -- the graph -------------------------------------------------------------------------------
 _serials = itertools.count()
@@ -159,7 +159,11 @@ class Tensor(CoreTensor):
     @requires_grad.setter
     def requires_grad(self, flag):
         if self.grad_fn is not None:
-            raise RuntimeError("you can only change requires_grad flags of leaf variables.")
+            if flag:  # it does already: nothing to change, as PyTorch
+                return
+            raise RuntimeError("you can only change requires_grad flags of leaf variables. If you "
+                               "want to use a computed variable in a subgraph that doesn't require "
+                               "differentiation use var_no_grad = var.detach().")
         if flag and self.value.dtype.kind not in "fc":
             raise RuntimeError("only Tensors of floating point and complex dtype can require "
                                "gradients")
@@ -179,11 +183,23 @@ class Tensor(CoreTensor):
 
     @grad.setter
     def grad(self, g):
+        if g is not None:  # as PyTorch checks an assigned gradient
+            if tuple(g.shape) != tuple(self.value.shape):
+                raise RuntimeError(f"attempting to assign a gradient of size '{list(g.shape)}' to a "
+                                   f"tensor of size '{list(self.value.shape)}'. Please ensure that "
+                                   "the gradient and the tensor are the same size")
+            if g.dtype != self.value.dtype:
+                raise RuntimeError(f"attempting to assign a gradient with dtype '{c_name(g.dtype)}' "
+                                   f"to a tensor with grad_dtype '{type_name(self.value.dtype)}'. The "
+                                   "gradient must match the tensor's grad_dtype (defaults to the "
+                                   "tensor's dtype)")
         self.grad_value = g
 
     def is_inference(self) -> bool:
         """``Tensor.is_inference()``: made by an op or a factory under ``inference_mode``."""
         return self.inference
+
+    _version = property(lambda self: self.version, doc="The in-place changes so far.")
 
     @property
     def is_leaf(self) -> bool:
@@ -195,6 +211,8 @@ class Tensor(CoreTensor):
 
     def retain_grad(self):
         """Keep ``.grad`` for this non-leaf tensor after ``backward``."""
+        if not self.requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
         if self.grad_fn is not None:
             self.retains_grad = True
 
@@ -491,6 +509,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     walk = Walk(roots)
     if inputs is not None:
         targets = _sequence(inputs)
+        if not targets:
+            raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
         targets += [t for t in retained_after(walk, targets) if all(t is not u for u in targets)]
     else:
         targets = leaves_of(walk)
@@ -517,6 +537,11 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         raise NotImplementedError("gradmagic.torch: autograd.grad(is_grads_batched=True) is not "
                                   "supported; call it once per row of grad_outputs")
     roots, sources = _sequence(outputs), _sequence(inputs)
+    if not sources:
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
+    if materialize_grads and allow_unused is False:
+        raise ValueError("Expected allow_unused to be True or not passed when materialize_grads=True, "
+                         "but got: allow_unused=False.")
     for s in sources:
         if not isinstance(s, Tensor) or not s.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")

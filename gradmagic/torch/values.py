@@ -46,6 +46,15 @@ TYPE_NAMES = {"float16": "Half", "float32": "Float", "float64": "Double", "int8"
               "int16": "Short", "int32": "Int", "int64": "Long", "uint8": "Byte", "bool": "Bool"}
 
 
+C_NAMES = {"float16": "half", "float32": "float", "float64": "double", "int8": "signed char",
+           "int16": "short", "int32": "int", "int64": "long", "uint8": "unsigned char", "bool": "bool"}
+
+
+def c_name(dtype):
+    """PyTorch's C name of a scalar type in some of its messages (``double``)."""
+    return C_NAMES.get(np.dtype(dtype).name, str(dtype))
+
+
 def type_name(dtype):
     """PyTorch's name of a scalar type in its messages (``Long``)."""
     return TYPE_NAMES.get(np.dtype(dtype).name, str(dtype))
