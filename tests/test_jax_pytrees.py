@@ -6,6 +6,8 @@ Every expected number was printed by JAX 0.10.2 (jaxlib CPU, NumPy 2.4, Python 3
 the same expression with ``import jax`` / ``import jax.numpy as jnp``.
 """
 
+import collections
+
 import numpy as np
 import pytest
 
@@ -148,3 +150,60 @@ def test_the_same_array_passed_twice_is_two_arguments(transform):
 def test_nested_grads_of_the_same_array_passed_twice():
     f = lambda y: jax.grad(lambda a, b: a * b * y, argnums=(0, 1))(y, y)[0]  # noqa: E731
     assert float(jax.grad(f)(jnp.array(1.0))) == 2.0
+
+
+class _Point:  # a class of the user's, registered as a pytree node below
+    def __init__(self, x, y):
+        self.x, self.y = x, y
+
+
+jax.tree_util.register_pytree_node(_Point, lambda p: ((p.x, p.y), "aux"), lambda aux, ch: _Point(*ch))
+
+
+@jax.tree_util.register_pytree_node_class
+class _Wrapped:
+    def __init__(self, a):
+        self.a = a
+
+    def tree_flatten(self):
+        return (self.a,), None
+
+    @classmethod
+    def tree_unflatten(cls, aux, children):
+        return cls(*children)
+
+
+def test_registered_pytree_nodes_flatten_and_differentiate_as_in_jax():
+    # JAX 0.10.2: PyTreeDef(CustomNode(Point[aux], [*, [*, *]])); grad gives Point(9., 12.) and
+    # _Wrapped(6.); registering a class twice is a ValueError
+    assert repr(jax.tree_util.tree_structure(_Point(1.0, [2.0, 3.0]))) == (
+        "PyTreeDef(CustomNode(_Point[aux], [*, [*, *]]))")
+    assert jax.tree_util.tree_leaves({"a": _Point(1.0, 2.0), "b": None}) == [1.0, 2.0]
+    assert jax.tree.map(lambda v: v * 2, _Point(1.0, 2.0)).y == 4.0
+    g = jax.grad(lambda p: p.x * p.y ** 2)(_Point(2.0, 3.0))
+    assert isinstance(g, _Point) and (float(g.x), float(g.y)) == (9.0, 12.0)
+    assert float(jax.grad(lambda w: w.a ** 2)(_Wrapped(3.0)).a) == 6.0
+    with pytest.raises(ValueError, match="^Duplicate custom PyTreeDef type registration for"):
+        jax.tree_util.register_pytree_node(_Point, lambda p: ((p.x,), None), lambda aux, ch: _Point(*ch))
+
+
+def test_tree_structures_are_written_as_jax_writes_them():
+    # JAX 0.10.2's reprs
+    point = collections.namedtuple("P", "x y")
+    expected = {1.0: "PyTreeDef(*)", (1.0, 2.0): "PyTreeDef((*, *))",
+                None: "PyTreeDef(None)", (): "PyTreeDef(())", (1.0,): "PyTreeDef((*,))"}
+    for tree, text in expected.items():
+        assert repr(jax.tree_util.tree_structure(tree)) == text
+    assert repr(jax.tree.structure([1.0, (2.0, None)])) == "PyTreeDef([*, (*, None)])"
+    assert repr(jax.tree.structure({"b": 1.0, "a": [2.0]})) == "PyTreeDef({'a': [*], 'b': *})"
+    assert repr(jax.tree.structure(point(1.0, 2.0))) == "PyTreeDef(CustomNode(namedtuple[P], [*, *]))"
+    assert jax.tree.all([True, (1, 2)]) and not jax.tree.all([True, 0])
+    assert jax.tree.reduce(lambda a, b: a + b, {"a": 1, "b": [2, 3]}) == 6
+
+
+def test_vjp_of_an_integer_primal_is_float0_zeros_as_in_jax():
+    # JAX 0.10.2: float0 zeros of the primal's shape, beside the float primal's cotangent
+    y, f_vjp = jax.vjp(lambda a, b: a * b, jnp.arange(3), jnp.ones(3))
+    ints, floats = f_vjp(jnp.ones(3))
+    assert ints.dtype == np.dtype([("float0", "V")]) and ints.shape == (3,)
+    assert floats.tolist() == [0.0, 1.0, 2.0]

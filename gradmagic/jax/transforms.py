@@ -150,7 +150,8 @@ def vjp(fun, *primals, has_aux=False):
         floats = [x for x in w.leaves if x.dtype.kind in "fc"]
         flat = iter(tape.gradient(out_leaves, floats, output_gradients=seeds,
                                   unconnected_gradients="zero")) if floats else iter(())
-        grads = [next(flat) if x.dtype.kind in "fc" else None for x in w.leaves]
+        grads = [next(flat) if x.dtype.kind in "fc" else np.zeros(x.shape, FLOAT0)  # JAX's
+                 for x in w.leaves]  # float0 zeros for an integer primal
         return tuple(w.rebuild(grads, nums))
 
     out = tree_unflatten(out_def, [to_array(o) for o in out_leaves])

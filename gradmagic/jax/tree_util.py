@@ -1,7 +1,12 @@
 """``jax.tree_util``: pytrees as JAX flattens them: tuples, lists, dicts (in sorted key
-order) and namedtuples are nodes, ``None`` is an empty node, anything else is a leaf."""
+order), namedtuples and the classes registered with ``register_pytree_node`` are nodes,
+``None`` is an empty node, anything else is a leaf."""
 
 from __future__ import annotations
+
+import functools
+
+NODES = {}  # a registered class -> (flatten: x -> (children, aux), unflatten: (aux, children) -> x)
 
 
 class PyTreeDef:
@@ -27,20 +32,51 @@ class PyTreeDef:
         return hash((self.kind, str(self.meta), tuple(self.children)))
 
     def __repr__(self):
+        return f"PyTreeDef({self._inner()})"
+
+    def _inner(self):
+        """As JAX writes the structure: ``*`` a leaf, ``(*, *)``, ``[*]``, ``{'a': *}``,
+        ``CustomNode(Point[aux], [*, *])``."""
+        inner = [c._inner() for c in self.children]
         if self.kind == "leaf":
             return "*"
         if self.kind == "none":
             return "None"
-        inner = ", ".join(map(repr, self.children))
+        if self.kind == "tuple":
+            return f"({inner[0]},)" if len(inner) == 1 else f"({', '.join(inner)})"
+        if self.kind == "list":
+            return f"[{', '.join(inner)}]"
         if self.kind == "dict":
-            inner = ", ".join(f"{k!r}: {c!r}" for k, c in zip(self.meta, self.children))
-            return f"PyTreeDef({{{inner}}})"
-        return f"PyTreeDef({self.kind}({inner}))"
+            return "{" + ", ".join(f"{k!r}: {c}" for k, c in zip(self.meta, inner)) + "}"
+        if self.kind == "namedtuple":
+            return f"CustomNode(namedtuple[{self.meta.__name__}], [{', '.join(inner)}])"
+        return f"CustomNode({self.meta[0].__name__}[{self.meta[1]}], [{', '.join(inner)}])"
+
+
+def register_pytree_node(nodetype, flatten_func, unflatten_func, flatten_with_keys_func=None):
+    """``jax.tree_util.register_pytree_node``: instances of ``nodetype`` become nodes:
+    ``flatten_func(x)`` gives ``(children, aux_data)`` and ``unflatten_func(aux_data,
+    children)`` rebuilds one."""
+    if nodetype in NODES:
+        raise ValueError(f"Duplicate custom PyTreeDef type registration for {nodetype}.")
+    NODES[nodetype] = (flatten_func, unflatten_func)
+    return nodetype
+
+
+def register_pytree_node_class(cls):
+    """``jax.tree_util.register_pytree_node_class``: a class decorator, for a class with a
+    ``tree_flatten`` method and a ``tree_unflatten`` classmethod."""
+    register_pytree_node(cls, lambda x: x.tree_flatten(), cls.tree_unflatten)
+    return cls
 
 
 def _node(tree):
     if tree is None:
         return "none", None, []
+    custom = NODES.get(type(tree))
+    if custom is not None:
+        children, aux = custom[0](tree)
+        return "custom", (type(tree), aux), list(children)
     if isinstance(tree, tuple) and hasattr(type(tree), "_fields"):
         return "namedtuple", type(tree), list(tree)
     if isinstance(tree, tuple):
@@ -85,6 +121,8 @@ def tree_unflatten(treedef, leaves):
             return items
         if d.kind == "namedtuple":
             return d.meta(*items)
+        if d.kind == "custom":
+            return NODES[d.meta[0]][1](d.meta[1], items)
         return dict(zip(d.meta, items))
     return build(treedef)
 
@@ -107,3 +145,13 @@ def tree_map(f, tree, *rest, is_leaf=None):
                              f"{len(o)} leaves)")
     return tree_unflatten(treedef, [f(*xs) for xs in zip(leaves, *others)])
 
+
+
+def tree_all(tree, is_leaf=None):
+    """Whether every leaf is true."""
+    return all(tree_leaves(tree, is_leaf))
+
+
+def tree_reduce(function, tree, *initializer, is_leaf=None):
+    """``functools.reduce`` of ``function`` over the leaves."""
+    return functools.reduce(function, tree_leaves(tree, is_leaf), *initializer)
