@@ -1288,3 +1288,18 @@ def test_pytorchs_checks_of_grad_flags_assigned_grads_and_empty_inputs():
     with torch.no_grad():
         x.add_(1)
     assert x._version == 1
+
+
+def test_autograd_grad_with_batched_grad_outputs_as_in_pytorch():
+    # PyTorch 2.13.0: the Jacobian of x * [2, 3] by rows of eye(2): [[2, 0], [0, 3]]; two outputs
+    # weighted by the same rows: [[6, 0], [0, 12]]; the graph is freed after, as by one walk
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    (jac,) = torch.autograd.grad(x * torch.tensor([2.0, 3.0]), x, torch.eye(2), is_grads_batched=True)
+    assert jac.tolist() == [[2.0, 0.0], [0.0, 3.0]] and type(jac) is torch.Tensor
+    y = x ** 2
+    (jac,) = torch.autograd.grad([y, y * 2], [x], [torch.eye(2), torch.eye(2)], is_grads_batched=True)
+    assert jac.tolist() == [[6.0, 0.0], [0.0, 12.0]]
+    with pytest.raises(RuntimeError, match="^Trying to backward through the graph a second time"):
+        y.sum().backward()
+    with pytest.raises(ValueError, match="a leading batch dimension"):
+        torch.autograd.grad((x * 2).sum(), x, is_grads_batched=True)

@@ -533,10 +533,17 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
          only_inputs=True, allow_unused=None, is_grads_batched=False, materialize_grads=False):
     """``torch.autograd.grad``: the gradients of ``outputs`` with respect to ``inputs``, as
     a tuple, without touching any ``.grad``."""
-    if is_grads_batched:
-        raise NotImplementedError("gradmagic.torch: autograd.grad(is_grads_batched=True) is not "
-                                  "supported; call it once per row of grad_outputs")
     roots, sources = _sequence(outputs), _sequence(inputs)
+    if is_grads_batched:  # one walk per row of grad_outputs, the results stacked
+        batched = _sequence(grad_outputs)
+        if any(not isinstance(g, CoreTensor) or g.ndim == 0 for g in batched):
+            raise ValueError("autograd.grad(is_grads_batched=True): each grad_output needs a "
+                             "leading batch dimension")
+        rows = [grad(roots, sources, [g[b] for g in batched], True, create_graph, only_inputs,
+                     allow_unused, False, materialize_grads) for b in range(batched[0].shape[0])]
+        if not (create_graph if retain_graph is None else retain_graph):
+            Walk(roots).free()
+        return tuple(None if r[0] is None else ops.stack(list(r)) for r in zip(*rows))
     if not sources:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
     if materialize_grads and allow_unused is False:
