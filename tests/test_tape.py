@@ -1730,3 +1730,25 @@ def test_assign_refuses_a_cast_that_loses_what_the_value_holds():
     w = gm.Variable(1.0)
     w.assign(np.float64(2.5))  # within floats: cast to the Variable's dtype, as before
     assert w.dtype == np.float32 and float(w) == 2.5
+
+
+def test_numpy_gives_an_array_of_its_own_as_tensorflow_does():
+    # TensorFlow 2.21.0: writing to what .numpy() gave changes neither the tensor nor the
+    # Variable nor a read of it taken before ([1. 2.] [1. 2.]); a scalar's is a NumPy scalar
+    v = gm.Variable(np.array([1.0, 2.0], np.float32))
+    r = v.read_value()
+    a = v.numpy()
+    a += 10
+    assert v.numpy().tolist() == r.numpy().tolist() == [1.0, 2.0] and a.tolist() == [11.0, 12.0]
+    c = gm.constant([1.0, 2.0])
+    b = c.numpy()
+    b[1] = -5
+    assert c.numpy().tolist() == [1.0, 2.0]
+    x = gm.constant([1.0, 2.0])
+    with gm.GradientTape() as tape:  # what the tape saved stays as it was
+        tape.watch(x)
+        y = np.sum(x * x)
+    x.numpy()[0] = 100.0
+    assert tape.gradient(y, x).numpy().tolist() == [2.0, 4.0]
+    s = gm.Variable(2.0).numpy()
+    assert type(s) is np.float32 and s == 2.0 and hash(s) == hash(2.0)

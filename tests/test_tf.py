@@ -440,3 +440,43 @@ def test_the_custom_training_guide_s_linear_model_trains_as_in_tensorflow():
         model.b.assign_sub(0.1 * db)
     assert (round(float(model.w.numpy()), 4), round(float(model.b.numpy()), 4)) == (3.0867, 1.7853)
 
+
+
+def test_a_module_is_named_from_its_class_as_tensorflow_names_it():
+    # TensorFlow 2.21.0: mlp rnn_cell http_server2_layer my_module (gradmagic gave m_l_p ...)
+    names = []
+    for cls in ("MLP", "RNNCell", "HTTPServer2Layer", "myModule"):
+        names.append(type(cls, (tf.Module,), {})().name)
+    assert names == ["mlp", "rnn_cell", "http_server2_layer", "my_module"]
+
+
+def test_reductions_computed_in_floats_refuse_integers_as_tensorflow_does():
+    # TensorFlow 2.21.0 raises for these; gradmagic gave reduce_std([1, 2, 3]) = 0, the float
+    # result truncated to int32; reduce_euclidean_norm of integers stays an integer (4)
+    x = tf.constant([[1, 2, 3], [1, 1, 1]])
+    for f in (tf.math.reduce_std, tf.math.reduce_variance):
+        with pytest.raises(TypeError, match=r"^Input must be either real or complex. Received "
+                                            r"integer type <dtype: 'int32'>.$"):
+            f(x)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Value for attr 'T' of int32"):
+        tf.math.reduce_logsumexp(x)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Value for attr 'T' of bool"):
+        tf.math.reduce_std(tf.constant([True, False]))
+    assert int(tf.math.reduce_euclidean_norm(x)) == 4
+    assert float(tf.math.reduce_std(tf.constant([1.0, 2.0, 3.0]))) == pytest.approx(0.8164966)
+
+
+def test_tf_constant_copies_an_array_and_numpy_gives_a_copy_as_tensorflow_does():
+    # TensorFlow 2.21.0: [1. 2.] after the array changes, for constant and convert_to_tensor
+    # alike; a Variable's numpy() written to leaves the Variable and its reads as they were
+    arr = np.array([1.0, 2.0], np.float32)
+    t, c = tf.constant(arr), tf.convert_to_tensor(arr)
+    arr[0] = 99.0
+    assert t.numpy().tolist() == c.numpy().tolist() == [1.0, 2.0]
+    v = tf.Variable([1.0, 2.0])
+    r, i = v.read_value(), tf.identity(v)
+    n = v.numpy()
+    n *= 0
+    assert v.numpy().tolist() == r.numpy().tolist() == i.numpy().tolist() == [1.0, 2.0]
+    s = tf.Variable(2.0).numpy()
+    assert type(s).__name__ == "float32" and s.shape == ()

@@ -72,8 +72,13 @@ class Tensor:
     size = property(lambda self: int(self.value.size))
 
     def numpy(self):
-        """The value as a NumPy array on the host (a device copy for CuPy values)."""
-        return to_host(self.value)
+        """The value as a NumPy array on the host, of its own: writing to it never changes
+        the Tensor (a Variable, or a value a tape saved), as TensorFlow's ``numpy()`` gives a
+        copy; a 0-d value as a NumPy scalar, as TensorFlow gives it."""
+        v = self.value
+        if type(v) is np.ndarray or isinstance(v, np.ndarray):
+            return v[()] if v.ndim == 0 else np.array(v)
+        return to_host(v)  # a NumPy scalar as it is; a device array's host copy
 
     def __array__(self, dtype=None, copy=None):
         for tape in TAPES.get():  # as JAX refuses to make a traced value a NumPy array
@@ -87,7 +92,7 @@ class Tensor:
         return a.copy() if copy else a
 
     def item(self):
-        return self.numpy().item()
+        return to_host(self.value).item()
 
     def tolist(self):
         return np.asarray(self.numpy()).tolist()
@@ -334,7 +339,11 @@ def constant(value, dtype=None) -> Tensor:
     """
     if type(value) is float and dtype is None and default_xp() is np:  # the commonest: the general answer
         return Tensor(np.float32(value))
-    arr = to_array(value, dtype, "constant", "value")
+    # an array is copied, as TensorFlow copies it, so that changing it later never changes the
+    # Tensor (a host array that lands on a device is copied there anyway)
+    array = hasattr(value, "shape") and not isinstance(value, (np.generic, Tensor))
+    arr = to_array(value, dtype, "constant", "value",
+                   copy=array and (xp_of(value) is not np or default_xp() is np))
     # a 0-d NumPy value is held as a NumPy scalar, as TensorFlow's .numpy() gives one and as
     # NumPy's ops on 0-d values return: its arithmetic is several times quicker than a 0-d array's
     return Tensor(arr[()] if type(arr) is np.ndarray and not arr.shape else arr)

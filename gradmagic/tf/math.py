@@ -130,14 +130,29 @@ def scalar_mul(scalar, x, name=None):
 
 
 # -- reductions ------------------------------------------------------------------------------
+FLOATING_ONLY = {"reduce_variance", "reduce_std", "reduce_logsumexp"}  # TensorFlow refuses integers
+
+
 def reduction(fn, tf_name):
     """``tf.math.<tf_name>(input_tensor, axis=None, keepdims=False)`` on the engine's ``fn``."""
     def f(input_tensor, axis=None, keepdims=False, name=None):
         x = as_tensor(input_tensor)
+        if tf_name in FLOATING_ONLY and x.dtype.kind not in "fc":
+            _floating_only(tf_name, x.dtype)
         return same_integers(fn(x, axis=axis, keepdims=bool(keepdims)), x)
     f.__name__ = f.__qualname__ = tf_name
     f.__doc__ = f"``tf.{tf_name}(input_tensor, axis=None, keepdims=False)``, on gradmagic's ``{fn.__name__}``."
     return f
+
+
+def _floating_only(tf_name, dtype):
+    """TensorFlow's error for a reduction of integers or booleans that it computes in floats
+    only (an integer result would be truncated: reduce_std of [1, 2, 3] is not 0)."""
+    if tf_name != "reduce_logsumexp" and dtype.kind in "iu":
+        raise TypeError(f"Input must be either real or complex. Received integer type "
+                        f"<dtype: '{dtype}'>.")
+    raise InvalidArgumentError(f"tf.math.{tf_name}: Value for attr 'T' of {dtype} is not in the "
+                               "list of allowed values: half, float, double")
 
 
 def same_integers(out, x):

@@ -13,7 +13,9 @@ _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-/>]*$")  # a name TensorFlow accept
 
 
 def _snake(name):
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+    """A class name in snake case, as TensorFlow names a Module: ``MLP`` is ``mlp``,
+    ``RNNCell`` ``rnn_cell``, ``HTTPServer2Layer`` ``http_server2_layer``."""
+    return re.sub(r"((?<=[a-z0-9])[A-Z]|(?!^)[A-Z](?=[a-z]))", r"_\1", name).lower()
 
 
 def _leaves(module, seen):

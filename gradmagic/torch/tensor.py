@@ -17,7 +17,7 @@ from ..core import ops, special
 from ..core.kinks import maximum_halves, minimum_halves
 from ..core.tensor import Tensor as CoreTensor
 from ..core.tensor import to_array
-from .._backend import default_xp
+from .._backend import default_xp, to_host
 from .graph import as_tensor_of, backward
 from .hooks import register
 from .modes import GRAD, INFERENCE, no_grad
@@ -120,8 +120,8 @@ class Tensor(GraphTensor):
 
     def numpy(self, force=False):
         self._no_graph_lost(force)
-        value = super().numpy()  # a 0-d array for a 0-d tensor, as PyTorch's, never a scalar
-        return np.asarray(value) if isinstance(value, np.generic) else value
+        value = to_host(self.value)  # the tensor's own array, as PyTorch's shares its memory
+        return np.asarray(value) if isinstance(value, np.generic) else value  # 0-d: an array
 
     def _no_graph_lost(self, force=False):
         """PyTorch's check before a tensor becomes a NumPy array: refused while grad mode is on
