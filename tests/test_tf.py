@@ -480,3 +480,13 @@ def test_tf_constant_copies_an_array_and_numpy_gives_a_copy_as_tensorflow_does()
     assert v.numpy().tolist() == r.numpy().tolist() == i.numpy().tolist() == [1.0, 2.0]
     s = tf.Variable(2.0).numpy()
     assert type(s).__name__ == "float32" and s.shape == ()
+
+
+def test_name_scope_gives_the_scope_names_as_tensorflow_does():
+    # TensorFlow 2.21.0: 'dense/', then 'dense/inner/' nested; .name is the name given
+    with tf.name_scope("dense") as outer:
+        with tf.name_scope("inner") as inner:
+            assert (outer, inner) == ("dense/", "dense/inner/")
+    assert tf.name_scope("x").name == "x"
+    with tf.name_scope("again") as again:
+        assert again == "again/"

@@ -38,7 +38,7 @@ from .control import (cond, foldl, foldr, grad_pass_through, gradients, map_fn,
                       recompute_grad, scan, vectorized_map, while_loop)
 from .linalg import einsum, matmul, norm, tensordot
 from .math import add_n, argmax, argmin, cumsum
-from .module import Module
+from .module import Module, name_scope
 from .scatter import (scatter_nd, tensor_scatter_nd_add, tensor_scatter_nd_sub,
                       tensor_scatter_nd_update)
 from .specs import TensorSpec, function
@@ -80,6 +80,7 @@ __all__ = sorted({
     "scan", "foldl", "foldr", "scatter_nd", "tensor_scatter_nd_add", "tensor_scatter_nd_sub",
     "tensor_scatter_nd_update", "TensorSpec", "TensorShape",
     "math", "linalg", "nn", "random", "debugging", "autodiff", "errors", "config", "Module",
+    "name_scope",
     *TOP_ELEMENTWISE, *TOP_REDUCTIONS})
 
 

@@ -76,3 +76,24 @@ class Module:
     @classmethod
     def with_name_scope(cls, method):
         return method
+
+
+class name_scope(contextlib.nullcontext):  # noqa: N801  (TensorFlow's name)
+    """``tf.name_scope(name)``: a context that gives the scope's name (``'dense/'``, nested
+    ``'dense/inner/'``); gradmagic names nothing by it (a Variable keeps the name it is given)."""
+
+    def __init__(self, name):
+        self.name = str(name)
+        super().__init__(None)
+
+    def __enter__(self):
+        outer = _SCOPES[-1] if _SCOPES else ""
+        _SCOPES.append(f"{outer}{self.name}/")
+        return _SCOPES[-1]
+
+    def __exit__(self, *exc):
+        _SCOPES.pop()
+        return False
+
+
+_SCOPES = []  # the names of the scopes entered, innermost last
