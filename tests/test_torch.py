@@ -1303,3 +1303,29 @@ def test_autograd_grad_with_batched_grad_outputs_as_in_pytorch():
         y.sum().backward()
     with pytest.raises(ValueError, match="a leading batch dimension"):
         torch.autograd.grad((x * 2).sum(), x, is_grads_batched=True)
+
+
+def test_detach_and_data_share_the_tensors_values_both_ways_as_in_pytorch():
+    # PyTorch 2.13.0: a.add_(5) is seen by b = a.detach() ([6., 7.] twice), b.add_(1) by a
+    # ([7., 8.] twice); gradmagic lost the +5 from a; a later w.data = ... leaves aliases as
+    # they were ([11., 21.]), since PyTorch swaps w's storage
+    a = torch.tensor([1.0, 2.0])
+    b = a.detach()
+    a.add_(5)
+    assert a.tolist() == b.tolist() == [6.0, 7.0]
+    b.add_(1)
+    assert a.tolist() == b.tolist() == [7.0, 8.0]
+    a[0] = 5
+    a.copy_(torch.tensor([3.0, 4.0]))
+    b.clamp_(max=2.0)
+    assert a.tolist() == b.tolist() == [2.0, 2.0]
+    w = torch.tensor([1.0, 2.0], requires_grad=True)
+    d = w.detach()
+    with torch.no_grad():
+        w.mul_(10)
+    assert d.tolist() == [10.0, 20.0]
+    e, f = w.data, w.detach()
+    e.add_(1)
+    assert w.tolist() == f.tolist() == d.tolist() == [11.0, 21.0]
+    w.data = torch.tensor([0.0, 0.0])
+    assert d.tolist() == f.tolist() == [11.0, 21.0] and w.tolist() == [0.0, 0.0]

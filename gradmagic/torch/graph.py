@@ -146,6 +146,7 @@ class Tensor(CoreTensor):
     retains_grad = False
     base = None  # the tensor a `.data` or `.detach()` alias writes through to
     untracked = False  # a `.data` alias: what it writes the graph does not see (as PyTorch's)
+    aliases = None  # weak references to the `.detach()` and `.data` aliases made of it
     inference = False  # made under inference_mode
     backward_hooks = None  # {key: hook}, from register_hook
 
@@ -246,7 +247,24 @@ class Tensor(CoreTensor):
                 self.base.value = value
             else:
                 self.base.unrecorded(value)
+        (self if self.base is None else self.base).spread(value)
         return self
+
+    def alias(self):
+        """A tensor of this one's value, without its graph, that shares it as PyTorch's
+        ``detach()`` shares memory: an in-place op on either is seen by the other."""
+        out = type(self).__new__(type(self))
+        out.value, out.base = self.value, self
+        live = [r for r in self.aliases or () if r() is not None]  # (the dead ones dropped)
+        self.aliases = live + [weakref.ref(out)]
+        return out
+
+    def spread(self, value):
+        """Give ``value``, this tensor's new one, to its live aliases."""
+        for ref in self.aliases or ():
+            t = ref()
+            if t is not None and t.value is not value:
+                t.value = value
 
     def unrecorded(self, value):
         """This tensor now holds ``value``, changed where no op records it (under no_grad, or

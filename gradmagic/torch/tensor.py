@@ -100,12 +100,10 @@ class Tensor(GraphTensor):
     @data.setter
     def data(self, other):
         self.value = other.value if isinstance(other, CoreTensor) else np.asarray(other)
-        self.changed()
+        self.changed()  # (a new array: the aliases made before keep the old one, as PyTorch's)
 
     def detach(self):
-        out = Tensor.__new__(Tensor)
-        out.value, out.base = self.value, self
-        return out
+        return self.alias()
 
     def detach_(self):
         self.grad_fn = None
