@@ -1329,3 +1329,10 @@ def test_detach_and_data_share_the_tensors_values_both_ways_as_in_pytorch():
     assert w.tolist() == f.tolist() == d.tolist() == [11.0, 21.0]
     w.data = torch.tensor([0.0, 0.0])
     assert d.tolist() == f.tolist() == [11.0, 21.0] and w.tolist() == [0.0, 0.0]
+    a = torch.tensor([1.0, 2.0])  # an alias of an alias: [2., 3.] three times, then [4., 6.]
+    b = a.detach()
+    c = b.detach()
+    c.add_(1)
+    assert a.tolist() == b.tolist() == c.tolist() == [2.0, 3.0]
+    a.mul_(2)
+    assert b.tolist() == c.tolist() == [4.0, 6.0]

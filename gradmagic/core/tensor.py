@@ -76,7 +76,7 @@ class Tensor:
         the Tensor (a Variable, or a value a tape saved), as TensorFlow's ``numpy()`` gives a
         copy; a 0-d value as a NumPy scalar, as TensorFlow gives it."""
         v = self.value
-        if type(v) is np.ndarray or isinstance(v, np.ndarray):
+        if isinstance(v, np.ndarray):
             return v[()] if v.ndim == 0 else np.array(v)
         return to_host(v)  # a NumPy scalar as it is; a device array's host copy
 

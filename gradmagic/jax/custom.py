@@ -118,9 +118,9 @@ class _Reads(Listener):
     follows and that were neither arguments nor computed from them there (``read``, in the
     order first read: the values the function closes over that are being differentiated)."""
 
-    def __init__(self, args, tapes):
+    def __init__(self, args):  # (made where the tapes that follow are on the stack)
         self.made = {id(x) for x in flatten(list(args))[0] if isinstance(x, Tensor)}
-        self.tapes, self.read = tapes, []
+        self.tapes, self.read = [t for t in stack() if t.records], []
 
     def on_op(self, prim, args, vals, out, params):
         self._saw(args, (out,))
@@ -142,7 +142,7 @@ def _closed_over(kind, name, part, run, args, functions):
     being differentiated that is not among ``args`` (one it closes over), JAX's refusal in
     words that say which value and what to do: its gradient through the function would be
     lost, since a custom rule differentiates its arguments only."""
-    heard = _Reads(args, [t for t in stack() if t.records])
+    heard = _Reads(args)
     push(heard)
     try:
         result = run()
@@ -152,7 +152,7 @@ def _closed_over(kind, name, part, run, args, functions):
         return result
     read = heard.read[0]
     functions = list(functions) + [a for a in args if callable(a)]  # a function it was given
-    var = next((n for f in functions for n in _names(f, read)), None)
+    var = next((name for f in functions for name, _, _ in _holders(f, read)), None)
     what = f"`{var}`" if var else f"a value of shape {tuple(read.shape)}"
     rule = "bwd gives one cotangent per argument" if kind == "custom_vjp" else (
         "its JVP rule gives the tangent for its arguments")
@@ -174,15 +174,14 @@ def closure_convert(fun, *example_args):
     take ``consts`` as arguments, and give them cotangents. ``fun`` runs once on
     ``example_args``, unrecorded, to find them; each must be held in ``fun``'s closure or
     globals, where ``converted`` puts the one it is given while ``fun`` runs."""
-    tapes = [t for t in stack() if t.records]
-    heard = _Reads(example_args, tapes)
+    heard = _Reads(example_args)
     with paused():  # heard, not recorded
         push(heard)
         fun(*example_args)
     consts = heard.read
-    homes = []
+    homes = []  # (a cell of fun's closure, or its globals; the key there) for each
     for c in consts:
-        home = _home(fun, c)
+        home = next(((space, key) for _, space, key in _holders(fun, c)), None)
         if home is None:
             raise NotImplementedError(
                 f"closure_convert({getattr(fun, '__name__', 'fun')}): it reads a value being "
@@ -196,50 +195,45 @@ def closure_convert(fun, *example_args):
         if len(given) != n:
             raise TypeError(f"{getattr(fun, '__name__', 'fun')} (closure-converted) takes its "
                             f"arguments, then the {n} consts closure_convert gave")
-        was = [get() for get, _ in homes]
+        was = [space[key] for space, key in homes]
         try:
-            for (_, put), value in zip(homes, given):
-                put(value)
+            for (space, key), value in zip(homes, given):
+                space[key] = value
             return fun(*args)
         finally:
-            for (_, put), value in zip(homes, was):
-                put(value)
+            for (space, key), value in zip(homes, was):
+                space[key] = value
     converted.__name__ = getattr(fun, "__name__", "fun")
     return converted, list(consts)
 
 
-def _home(f, value):
-    """``(get, put)`` for the place in ``f``'s closure or globals that holds ``value``."""
-    code = getattr(f, "__code__", None)
-    if code is None:
-        return None
-    for cell in getattr(f, "__closure__", None) or ():
-        if _content(cell) is value:
-            return (lambda: cell.cell_contents), (lambda v: setattr(cell, "cell_contents", v))
-    space = getattr(f, "__globals__", {})
-    for name in code.co_names:
-        if space.get(name) is value:
-            return (lambda: space[name]), (lambda v: space.__setitem__(name, v))
-    return None
-
-
-def _names(f, value):
-    """The names under which function ``f`` reads ``value``: its closure's, then its
-    globals'."""
+def _holders(f, value):
+    """Where function ``f`` holds ``value``: ``(name, place, key)``, with ``place[key]`` the
+    value, for each cell of its closure (``_Cell``), then each of its globals, that holds it."""
     code = getattr(f, "__code__", None)
     if code is None:
         return []
-    cells = zip(code.co_freevars, getattr(f, "__closure__", None) or ())
-    found = [n for n, c in cells if _content(c) is value]
+    closure = getattr(f, "__closure__", None) or ()
+    cells = [(name, _Cell(c)) for name, c in zip(code.co_freevars, closure)]
+    found = [(name, cell, None) for name, cell in cells if cell[None] is value]
     space = getattr(f, "__globals__", {})
-    return found + [n for n in code.co_names if space.get(n) is value]
+    return found + [(name, space, name) for name in code.co_names if space.get(name) is value]
 
 
-def _content(cell):
-    try:
-        return cell.cell_contents
-    except ValueError:  # a cell not filled yet
-        return None
+class _Cell:
+    """A closure's cell read and written by subscript, as a dict of globals is."""
+
+    def __init__(self, cell):
+        self.cell = cell
+
+    def __getitem__(self, key):
+        try:
+            return self.cell.cell_contents
+        except ValueError:  # a cell not filled yet
+            return None
+
+    def __setitem__(self, key, value):
+        self.cell.cell_contents = value
 
 
 class custom_vjp:  # noqa: N801  (JAX's name)

@@ -146,7 +146,6 @@ def tree_map(f, tree, *rest, is_leaf=None):
     return tree_unflatten(treedef, [f(*xs) for xs in zip(leaves, *others)])
 
 
-
 def tree_all(tree, is_leaf=None):
     """Whether every leaf is true."""
     return all(tree_leaves(tree, is_leaf))

@@ -4,6 +4,7 @@ attributes in sorted order, into lists, tuples and dicts, then submodules, each 
 once."""
 
 import contextlib
+import contextvars
 import re
 
 from ..core.nest import flatten
@@ -78,22 +79,20 @@ class Module:
         return method
 
 
-class name_scope(contextlib.nullcontext):  # noqa: N801  (TensorFlow's name)
+class name_scope:  # noqa: N801  (TensorFlow's name)
     """``tf.name_scope(name)``: a context that gives the scope's name (``'dense/'``, nested
     ``'dense/inner/'``); gradmagic names nothing by it (a Variable keeps the name it is given)."""
 
     def __init__(self, name):
         self.name = str(name)
-        super().__init__(None)
 
     def __enter__(self):
-        outer = _SCOPES[-1] if _SCOPES else ""
-        _SCOPES.append(f"{outer}{self.name}/")
-        return _SCOPES[-1]
+        self.token = SCOPE.set(f"{SCOPE.get()}{self.name}/")
+        return SCOPE.get()
 
     def __exit__(self, *exc):
-        _SCOPES.pop()
+        SCOPE.reset(self.token)
         return False
 
 
-_SCOPES = []  # the names of the scopes entered, innermost last
+SCOPE = contextvars.ContextVar("gradmagic_tf_name_scope", default="")  # the scope entered, per thread

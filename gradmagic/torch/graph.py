@@ -100,6 +100,16 @@ class Node:
         """The position of ``t`` among the outputs."""
         return next(i for i, r in enumerate(self.outs) if r() is t)
 
+    def keep(self, t):
+        """Keep the value output ``t`` holds now, the one this op made, before an in-place
+        change replaces it (the first change's: later ones replace a changed value); the
+        output's position."""
+        i = self.index(t)
+        if self.kept is None:
+            self.kept = {}
+        self.kept.setdefault(i, t.value)
+        return i
+
     def name(self) -> str:
         """As PyTorch names it: ``MulBackward0``, ``LegendrePolynomial3Backward``, or, for the
         last op of a function made of ops (``F.binary_cross_entropy_with_logits``), that
@@ -232,9 +242,7 @@ class Tensor(CoreTensor):
         old = self.grad_fn
         node = new.grad_fn if isinstance(new, Tensor) and GRAD.get() else None
         if old is not None and node is not None:  # a walk through the old version needs it
-            if old.kept is None:
-                old.kept = {}
-            old.kept.setdefault(old.index(self), self.value)  # (as made, if changed unrecorded)
+            old.keep(self)
         if node is not None:  # the op is recorded: its output is this tensor, new version
             self.value = value
             self.changed()
@@ -252,11 +260,13 @@ class Tensor(CoreTensor):
 
     def alias(self):
         """A tensor of this one's value, without its graph, that shares it as PyTorch's
-        ``detach()`` shares memory: an in-place op on either is seen by the other."""
+        ``detach()`` shares memory: an in-place op on either is seen by the other (and by
+        every alias of the tensor an alias was made of, which is its ``base``)."""
+        root = self if self.base is None else self.base
         out = type(self).__new__(type(self))
-        out.value, out.base = self.value, self
-        live = [r for r in self.aliases or () if r() is not None]  # (the dead ones dropped)
-        self.aliases = live + [weakref.ref(out)]
+        out.value, out.base = self.value, root
+        live = [r for r in root.aliases or () if r() is not None]  # (the dead ones dropped)
+        root.aliases = live + [weakref.ref(out)]
         return out
 
     def spread(self, value):
@@ -273,11 +283,7 @@ class Tensor(CoreTensor):
         (where PyTorch raises instead, since the op saved its output, this is that output's
         true gradient)."""
         node = self.grad_fn
-        if node is not None:
-            i = node.index(self)
-            if node.kept is None:
-                node.kept = {}
-            node.kept.setdefault(i, self.value)
+        i = node.keep(self) if node is not None else None
         self.value = value
         self.changed()
         if node is not None:
@@ -529,7 +535,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         targets = _sequence(inputs)
         if not targets:
             raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
-        targets += [t for t in retained_after(walk, targets) if all(t is not u for u in targets)]
+        given = {id(t) for t in targets}
+        targets += [t for t in retained_after(walk, targets) if id(t) not in given]
     else:
         targets = leaves_of(walk)
         for r in roots:
@@ -557,10 +564,10 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         if any(not isinstance(g, CoreTensor) or g.ndim == 0 for g in batched):
             raise ValueError("autograd.grad(is_grads_batched=True): each grad_output needs a "
                              "leading batch dimension")
-        rows = [grad(roots, sources, [g[b] for g in batched], True, create_graph, only_inputs,
-                     allow_unused, False, materialize_grads) for b in range(batched[0].shape[0])]
-        if not (create_graph if retain_graph is None else retain_graph):
-            Walk(roots).free()
+        n = batched[0].shape[0]  # every row's walk keeps the graph, but the last as asked
+        rows = [grad(roots, sources, [g[b] for g in batched], True if b < n - 1 else retain_graph,
+                     create_graph, only_inputs, allow_unused, False, materialize_grads)
+                for b in range(n)]
         return tuple(None if r[0] is None else ops.stack(list(r)) for r in zip(*rows))
     if not sources:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
