@@ -101,9 +101,8 @@ class Node:
         return next(i for i, r in enumerate(self.outs) if r() is t)
 
     def keep(self, t):
-        """Keep the value output ``t`` holds now, the one this op made, before an in-place
-        change replaces it (the first change's: later ones replace a changed value); the
-        output's position."""
+        """Keep the value output ``t`` holds, as this op made it (an in-place change is about
+        to replace it; a later one keeps nothing more); the output's position."""
         i = self.index(t)
         if self.kept is None:
             self.kept = {}
@@ -259,9 +258,8 @@ class Tensor(CoreTensor):
         return self
 
     def alias(self):
-        """A tensor of this one's value, without its graph, that shares it as PyTorch's
-        ``detach()`` shares memory: an in-place op on either is seen by the other (and by
-        every alias of the tensor an alias was made of, which is its ``base``)."""
+        """A tensor of this one's value, without its graph, sharing it as PyTorch's ``detach()``
+        does: an in-place op on it, its ``base`` or another alias of that is seen by all."""
         root = self if self.base is None else self.base
         out = type(self).__new__(type(self))
         out.value, out.base = self.value, root
@@ -277,11 +275,9 @@ class Tensor(CoreTensor):
                 t.value = value
 
     def unrecorded(self, value):
-        """This tensor now holds ``value``, changed where no op records it (under no_grad, or
-        through ``detach()``): the op that made it is walked with the value it made (kept),
-        and the gradient of the new version passes to it unchanged, as PyTorch passes it
-        (where PyTorch raises instead, since the op saved its output, this is that output's
-        true gradient)."""
+        """This tensor now holds ``value``, changed where no op records it (no_grad, detach()):
+        the op that made it is walked with the value it made, and the gradient of the new
+        version passes to it unchanged, as PyTorch's (which raises where the op saved it)."""
         node = self.grad_fn
         i = node.keep(self) if node is not None else None
         self.value = value
