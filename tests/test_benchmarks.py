@@ -166,3 +166,37 @@ def test_targets_are_ratios_to_the_floor_or_the_peers_of_the_same_run():
     del samples["autograd"]
     assert bench_run.target("W5", bench_run.Race(samples), wl)[1] == "not judged: autograd absent"
     assert bench_run.target("W7", bench_run.Race(samples), wl)[1] == "**missed** (40.00x hand-written NumPy; 0.33x PyTorch)"
+
+
+# -- benchmarks/instructions.py: counts by place, from callgrind_annotate's lines -------------
+ANNOTATED = """\
+--------------------------------------------------------------------------------
+Ir                    file:function
+--------------------------------------------------------------------------------
+2,207,285,242 (100.0%)  PROGRAM TOTALS
+323,722,621 (14.67%)  /tmp/b/Python-3.11.7/Python/ceval.c:_PyEval_EvalFrameDefault'2 [/usr/lib/libpython3.11.so.1.0]
+  2,296 ( 0.00%)  /tmp/b/Python-3.11.7/./Include/object.h:_PyFrame_Clear
+ 63,252 ( 0.01%)  ???:npy_multiply [/venv/site-packages/numpy/_core/_multiarray_umath.cpython-311-x86_64-linux-gnu.so]
+  7,000 ( 0.00%)  ???:at::native::add [/venv/site-packages/torch/lib/libtorch_cpu.so]
+ 19,703 ( 0.00%)  ./string/memmove.S:__memcpy_avx_unaligned_erms [/usr/lib/x86_64-linux-gnu/libc.so.6]
+"""
+
+
+def test_instructions_are_counted_by_place():
+    from benchmarks import instructions
+    found = instructions.places(ANNOTATED)
+    assert found == {"interpreter": 323_722_621 + 2_296, "NumPy": 63_252, "PyTorch": 7_000,
+                     "other": 19_703, "all": 323_722_621 + 2_296 + 63_252 + 7_000 + 19_703}
+
+
+def test_instructions_without_valgrind_say_so(monkeypatch, capsys):
+    from benchmarks import instructions
+    monkeypatch.setattr(instructions.shutil, "which", lambda name: None)
+    assert instructions.main(["--only", "W5"]) == 2
+    assert "valgrind is not installed" in capsys.readouterr().err
+
+
+def test_instructions_child_runs_one_contender():
+    done = subprocess.run([sys.executable, "-m", "benchmarks.instructions", "--child", "W5", "gradmagic", "1"],
+                          cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
