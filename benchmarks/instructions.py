@@ -14,6 +14,7 @@ Needs valgrind (``apt install valgrind``); timing stays in ``python -m benchmark
 """
 
 import argparse
+import importlib.metadata
 import os
 import re
 import shutil
@@ -83,12 +84,13 @@ def header():
     import platform
 
     import numpy
-    valgrind = subprocess.run(["valgrind", "--version"], capture_output=True, text=True).stdout.strip()
+    valgrind = (subprocess.run(["valgrind", "--version"], capture_output=True, text=True).stdout.strip()
+                if shutil.which("valgrind") else "no valgrind")
     versions = [f"Python {platform.python_version()}", f"NumPy {numpy.__version__}", valgrind]
-    for peer in PEERS:
+    for peer in PEERS:  # autograd has no __version__: the installed distribution's
         try:
-            versions.append(f"{peer} {__import__(peer).__version__}")
-        except ImportError:
+            versions.append(f"{peer} {importlib.metadata.version(peer)}")
+        except importlib.metadata.PackageNotFoundError:
             pass
     return (f"# gradmagic: instructions per call\n\n- date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC\n"
             f"- machine: {platform.platform()}; {platform.machine()}\n- versions: {', '.join(versions)}\n"

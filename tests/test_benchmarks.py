@@ -200,3 +200,9 @@ def test_instructions_child_runs_one_contender():
     done = subprocess.run([sys.executable, "-m", "benchmarks.instructions", "--child", "W5", "gradmagic", "1"],
                           cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+def test_instructions_header_names_the_versions(monkeypatch):
+    from benchmarks import instructions
+    text = instructions.header()
+    assert f"NumPy {np.__version__}" in text and "Python " in text and "method:" in text
