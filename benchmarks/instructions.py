@@ -7,9 +7,9 @@ Each contender runs in a child process under ``valgrind --tool=callgrind``, twic
 the same warm-up calls, once with N more calls and once with none; the difference over N
 is its count per call, start-up and imports taken out (``PYTHONHASHSEED=0``, so both runs
 hash alike). The counts are split by where they ran: CPython's interpreter, NumPy's
-compiled code, PyTorch's, the rest. A count is not a time (caches and branches differ),
-but for these workloads the ratios agree with ``python -m benchmarks`` within a few
-percent, and they repeat to a fraction of one; so a change can be judged on its own.
+compiled code, PyTorch's, the rest. A count is not a time (caches and branches differ):
+W5's ratio to autograd, 0.89x counted, was 0.85x to 0.86x timed; but counts repeat to
+about one percent, so a change can be judged on its own.
 Needs valgrind (``apt install valgrind``); timing stays in ``python -m benchmarks``.
 """
 
