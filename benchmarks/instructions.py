@@ -8,19 +8,21 @@ the same warm-up calls, once with N more calls and once with none; the differenc
 is its count per call, start-up and imports taken out (``PYTHONHASHSEED=0``, so both runs
 hash alike). The counts are split by where they ran: CPython's interpreter, NumPy's
 compiled code, PyTorch's, the rest. A count is not a time (caches and branches differ):
-W5's ratio to autograd, 0.89x counted, was 0.85x to 0.86x timed; but counts repeat to
-about one percent, so a change can be judged on its own.
+W5's ratio to autograd, 0.89x counted, was 0.85x to 0.86x timed; but with 100 calls or
+more, two runs agree within one percent (20 calls left 3% of start-up noise), so a change
+can be judged on its own.
 Needs valgrind (``apt install valgrind``); timing stays in ``python -m benchmarks``.
 """
 
 import argparse
-import importlib.metadata
 import os
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
+
+from . import run
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PEERS = ("autograd", "torch")
@@ -36,10 +38,9 @@ def child(key, contender, calls):
     for peer in PEERS:  # a peer that is not counted is not imported (PyTorch's import is long)
         if contender != peer:
             sys.modules[peer] = None
-    sys.path.insert(0, os.path.dirname(HERE))
-    from benchmarks._pin import pin_threads
-    pin_threads()
-    from benchmarks import workloads as W
+    from ._pin import pin_threads
+    pin_threads()  # before NumPy is imported
+    from . import workloads as W
     wl = next(w for w in W.workloads() if w.key == key)
     fn, args = wl.contenders[contender], wl.make_args()
     for _ in range(WARM + calls):
@@ -79,21 +80,13 @@ def per_call(key, contender, calls, folder):
 
 
 def header():
-    """The run's date, machine and versions, and the method, as a Markdown preamble."""
-    import datetime
-    import platform
-
-    import numpy
+    """The run's date, machine and versions (``python -m benchmarks``'s), valgrind's, and the
+    method, as a Markdown preamble."""
+    env = run.environment()
     valgrind = (subprocess.run(["valgrind", "--version"], capture_output=True, text=True).stdout.strip()
                 if shutil.which("valgrind") else "no valgrind")
-    versions = [f"Python {platform.python_version()}", f"NumPy {numpy.__version__}", valgrind]
-    for peer in PEERS:  # autograd has no __version__: the installed distribution's
-        try:
-            versions.append(f"{peer} {importlib.metadata.version(peer)}")
-        except importlib.metadata.PackageNotFoundError:
-            pass
-    return (f"# gradmagic: instructions per call\n\n- date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC\n"
-            f"- machine: {platform.platform()}; {platform.machine()}\n- versions: {', '.join(versions)}\n"
+    return (f"# gradmagic: instructions per call\n\n- date: {env['date']}\n- machine: {env['machine']}\n"
+            f"- versions: {env['versions']}, {valgrind}\n"
             "- method: `python -m benchmarks.instructions` (see its docstring): callgrind's count of "
             "instructions, the run with N calls less the run with none, over N; by place, the "
             "share of that count run in CPython's interpreter, NumPy's and PyTorch's compiled code, "
@@ -102,7 +95,8 @@ def header():
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--only", default="W5", help="workload keys (default W5; W1 and W2, whose calls are longer, take tens of minutes under valgrind)")
+    parser.add_argument("--only", default="W5", help="workload keys (default W5; W1 and W2, whose "
+                        "calls are longer, take tens of minutes under valgrind)")
     parser.add_argument("--calls", type=int, default=200, help="calls counted per contender")
     parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -110,16 +104,13 @@ def main(argv=None):
         key, contender, calls = args.child
         child(key, contender, int(calls))
         return 0
+    keys = [k for k in run.parse_only(args.only) if k.startswith("W")]  # unknown keys: its error
     if not (shutil.which("valgrind") and shutil.which("callgrind_annotate")):
         print("benchmarks.instructions: valgrind is not installed (apt install valgrind)", file=sys.stderr)
         return 2
-    sys.path.insert(0, os.path.dirname(HERE))
-    from benchmarks import workloads as W
-    keys = args.only.split(",")
+    from . import workloads as W
     print(header(), end="")
-    print("| workload | contender | instructions per call | to gradmagic | "
-          + " | ".join(name for name, _ in PLACES) + " | other |")
-    print("|---|---|---|---|" + "---|" * (len(PLACES) + 1))
+    names = [name for name, _ in PLACES] + ["other"]
     with tempfile.TemporaryDirectory() as folder:
         for wl in W.workloads():
             if wl.key not in keys:
@@ -127,11 +118,11 @@ def main(argv=None):
             rows = {name: per_call(wl.key, name, args.calls, folder) for name in wl.contenders
                     if name != "numpy"}
             base = rows["gradmagic"]["all"]
-            for name, row in rows.items():
-                shares = " | ".join(f"{100 * row.get(p, 0) / row['all']:.0f}%"
-                                    for p in [n for n, _ in PLACES] + ["other"])
-                print(f"| {wl.name} | {name} | {row['all']:,.0f} | {row['all'] / base:.2f}x | {shares} |",
-                      flush=True)
+            print("\n".join(run.markdown_table(
+                ["workload", "contender", "instructions per call", "to gradmagic"] + names,
+                [[wl.name, name, f"{row['all']:,.0f}", f"{row['all'] / base:.2f}x"]
+                 + [f"{100 * row.get(p, 0) / row['all']:.0f}%" for p in names]
+                 for name, row in rows.items()])) + "\n", flush=True)
     return 0
 
 

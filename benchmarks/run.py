@@ -88,6 +88,8 @@ def blas_threads():
 
 
 def environment():
+    """The run's date, machine, versions and thread settings, as the results' preamble says them."""
+    _load()
     try:
         usable = len(os.sched_getaffinity(0))
     except AttributeError:
@@ -280,7 +282,7 @@ BOUND_LEGEND = [
 
 
 # -- the run ------------------------------------------------------------------------------
-def _markdown_table(head, rows):
+def markdown_table(head, rows):
     return (["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
             + ["| " + " | ".join(r) + " |" for r in rows])
 
@@ -451,7 +453,7 @@ def run(rounds=20, only=None, log=None):
              "pages in on each call (the state a long-running process is in).", ""]
     table = rows + traced_rows + memory_rows
     if table:
-        lines += _markdown_table(head, table)
+        lines += markdown_table(head, table)
         lines.append("")
         shown = timed_keys | ({"W3", "W6"} if memory_rows else set())
         lines += [f"- {n}" for n in legend if n[:2] in shown]
@@ -465,7 +467,7 @@ def run(rounds=20, only=None, log=None):
                   "taken out (what the engine costs is the gap between it and gradmagic), and the "
                   "least work a tape gets away with (a target below it is out of any tape's reach; "
                   "between the two rows, it is the tape's design that decides).", ""]
-        lines += _markdown_table(["workload", "hand-written NumPy (floor)", "gradmagic",
+        lines += markdown_table(["workload", "hand-written NumPy (floor)", "gradmagic",
                                   "gradmagic's work by hand, no engine", "the least a tape does",
                                   "target (gradmagic)"], bound_rows)
         lines.append("")

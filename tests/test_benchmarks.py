@@ -202,7 +202,13 @@ def test_instructions_child_runs_one_contender():
     assert done.returncode == 0, done.stderr
 
 
-def test_instructions_header_names_the_versions(monkeypatch):
+def test_instructions_header_names_the_versions():
     from benchmarks import instructions
     text = instructions.header()
     assert f"NumPy {np.__version__}" in text and "Python " in text and "method:" in text
+
+
+def test_instructions_refuse_an_unknown_workload():
+    from benchmarks import instructions
+    with pytest.raises(SystemExit, match="unknown workload 'W9'"):
+        instructions.main(["--only", "W9"])
