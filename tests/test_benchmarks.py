@@ -1,6 +1,8 @@
 """The benchmark harness, for correctness only: every workload of every installed contender
 runs once and agrees with the hand-written NumPy floor. No timings are asserted here."""
 
+import importlib.util
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -212,3 +214,38 @@ def test_instructions_refuse_an_unknown_workload():
     from benchmarks import instructions
     with pytest.raises(SystemExit, match="unknown workload 'W9'"):
         instructions.main(["--only", "W9"])
+
+
+def test_instructions_compiled_without_cython_say_so(monkeypatch, capsys):
+    from benchmarks import instructions
+    monkeypatch.setattr(instructions.shutil, "which", lambda name: "/usr/bin/" + name)
+    real = instructions.importlib.util.find_spec
+    monkeypatch.setattr(instructions.importlib.util, "find_spec",
+                        lambda name, *a: None if name == "Cython" else real(name, *a))
+    assert instructions.main(["--only", "W5", "--compiled"]) == 2
+    assert "--compiled needs Cython" in capsys.readouterr().err
+
+
+def test_instructions_child_refuses_a_copy_it_did_not_import(tmp_path):
+    # a path that holds no gradmagic: the child imports the checkout's and must say so, since
+    # counting it as the compiled copy would be a silent wrong figure
+    from benchmarks import instructions
+    done = subprocess.run([sys.executable, "-m", "benchmarks.instructions", "--child", "W5",
+                           instructions.COMPILED, "1", str(tmp_path)],
+                          cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode != 0 and f"not {tmp_path}" in done.stderr
+
+
+@pytest.mark.skipif(importlib.util.find_spec("Cython") is None or shutil.which("cc") is None,
+                    reason="Cython or a C compiler is not installed (neither is gradmagic's dependency)")
+def test_instructions_compile_the_engine_unchanged(tmp_path):
+    from benchmarks import instructions
+    root = instructions.compile_engine(str(tmp_path))
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); import gradmagic as gm; "
+            "import gradmagic.core.tape as t; x = gm.constant(3.0)\n"
+            "with gm.GradientTape() as tape:\n    tape.watch(x); y = x * x\n"
+            "print(t.__file__, float(tape.gradient(y, x)))")
+    done = subprocess.run([sys.executable, "-c", code, root], capture_output=True, text=True, cwd=str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    where, value = done.stdout.split()
+    assert where.startswith(root) and where.endswith(".so") and float(value) == 6.0
