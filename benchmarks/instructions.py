@@ -8,9 +8,9 @@ the same warm-up calls, once with N more calls and once with none; the differenc
 is its count per call, start-up and imports taken out (``PYTHONHASHSEED=0``, so both runs
 hash alike). The counts are split by where they ran: CPython's interpreter, NumPy's
 compiled code, PyTorch's, the rest. A count is not a time (caches and branches differ):
-W5's ratio to autograd, 0.88x to 0.89x counted, was 0.85x to 0.86x timed; but with 100 calls or
-more, two runs agree within one percent (20 calls left 3% of start-up noise), so a change
-can be judged on its own.
+W5's ratio to autograd, 0.88x to 0.89x counted, was 0.85x to 0.86x timed; but with 100
+calls or more, two runs agree within one percent (20 calls left 3% of start-up noise), so
+a change can be judged on its own.
 Needs valgrind (``apt install valgrind``); timing stays in ``python -m benchmarks``.
 
 ``--compiled`` adds a row: gradmagic with its engine (every module of ``gradmagic/core``)
