@@ -63,16 +63,17 @@ def child(key, contender, calls, path=None):
         fn(*args)
 
 
-def compile_engine(folder):
-    """A copy of gradmagic in ``folder`` with every module of ``gradmagic/core`` compiled by
-    Cython, unchanged (annotations read as Python reads them, not as C types); its path."""
+def compile_engine(folder, names=None):
+    """A copy of gradmagic in ``folder`` with every module of ``gradmagic/core`` (or those
+    ``names``) compiled by Cython, unchanged (annotations read as Python reads them, not as
+    C types); its path."""
     root = os.path.join(folder, "compiled")
     shutil.copytree(os.path.join(os.path.dirname(HERE), "gradmagic"), os.path.join(root, "gradmagic"),
                     ignore=shutil.ignore_patterns("__pycache__", "*.so"))
     include, suffix = sysconfig.get_paths()["include"], sysconfig.get_config_var("EXT_SUFFIX")
     for source in sorted(glob.glob(os.path.join(root, "gradmagic", "core", "*.py"))):
         name = os.path.basename(source)[:-3]
-        if name == "__init__":
+        if name == "__init__" or names is not None and name not in names:
             continue
         c_file = source[:-3] + ".c"
         subprocess.run([sys.executable, "-m", "cython", "-3", "-X", "annotation_typing=False",

@@ -240,7 +240,7 @@ def test_instructions_child_refuses_a_copy_it_did_not_import(tmp_path):
                     reason="Cython or a C compiler is not installed (neither is gradmagic's dependency)")
 def test_instructions_compile_the_engine_unchanged(tmp_path):
     from benchmarks import instructions
-    root = instructions.compile_engine(str(tmp_path))
+    root = instructions.compile_engine(str(tmp_path), names=("tape", "context"))  # all: minutes
     code = ("import sys; sys.path.insert(0, sys.argv[1]); import gradmagic as gm; "
             "import gradmagic.core.tape as t; x = gm.constant(3.0)\n"
             "with gm.GradientTape() as tape:\n    tape.watch(x); y = x * x\n"
