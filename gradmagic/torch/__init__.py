@@ -25,7 +25,7 @@ from .. import out_of_scope
 from ..core import ops
 from ..core.kinks import maximum_halves, minimum_halves
 from ..core.tensor import Tensor as CoreTensor
-from . import autograd, linalg, nn, values
+from . import autograd, linalg, nn, values, views
 from .modes import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad,
                     set_grad_enabled)
 from .tensor import Tensor, make
@@ -256,7 +256,9 @@ def _into(name, out, result):
         raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic "
                            "differentiation, but one of the arguments requires grad.")
     with no_grad():
-        return out.rebind(result)
+        out.rebind(result)
+        views.refresh_views(out)
+        return out
 
 
 _METHODS = ("exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "erf", "relu", "abs", "square",

@@ -28,6 +28,7 @@ from .linalg import det, inv
 from .subgradients import vector_norm
 from .tensor import make, values_indices
 from .values import broadcast_shape, named
+from .views import make_view
 
 
 ELEMENT_TYPES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
@@ -169,12 +170,10 @@ def repeat(self, *sizes):
 
 
 def _pieces(self, bounds, d, label):
-    out = []
-    for a, b in zip(bounds[:-1], bounds[1:]):
-        piece = named(ops.getitem(self, (slice(None),) * d + (slice(a, b),)), label)
-        piece.view_of = self  # a view, as PyTorch's: in-place on it is refused
-        out.append(piece)
-    return tuple(out)
+    def piece(a, b):  # a view, as PyTorch's: in-place on it is refused; on self, it sees it
+        index = (slice(None),) * d + (slice(a, b),)
+        return make_view(self, lambda base: named(ops.getitem(base, index), label))
+    return tuple(piece(a, b) for a, b in zip(bounds[:-1], bounds[1:]))
 
 
 def split(self, split_size_or_sections, dim=0):

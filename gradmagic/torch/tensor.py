@@ -2,8 +2,8 @@
 
 Every method is an op (or a few): the engine tells the class of each op that makes a torch
 tensor, so an op on a tensor that requires grad gets its ``grad_fn`` (``graph.made``). Views
-(``view``, ``t()``, basic indexing ...) remember their base: an in-place op on one is
-refused, since gradmagic's tensors do not share memory as PyTorch's do.
+(``view``, ``t()``, basic indexing ...) remember their base: an in-place op on the base
+reaches them (``views.py``); one on a view is refused, since it would change the base.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from .hooks import register
 from .modes import GRAD, INFERENCE, no_grad
 from .graph import Tensor as GraphTensor
 from .subgradients import standard_deviation, variance, vector_norm
+from .views import make_view, refresh_views
 from .values import (DEFAULT_INT, Device, Size, SizeMethod, check_device, default_float,
                      format_tensor, generator_of, type_name)
 
@@ -53,6 +54,7 @@ class Tensor(GraphTensor):
     """``torch.Tensor``: a gradmagic Tensor with PyTorch's methods and autograd state."""
 
     view_of = None  # the tensor this one is a view of (in-place on it is refused)
+    views = remake = None  # weak references to its views; a view's: how it is made (views.py)
     # how a trace's notes write NumPy's and gradmagic's functions for a PyTorch user
     # (debug/nans.py): torch's functions where they have NumPy's names and meanings
     spelling = {"gm.softplus": "F.softplus", "np.logaddexp(0, x)": "torch.logaddexp(torch.zeros_like(x), x)",
@@ -199,14 +201,14 @@ class Tensor(GraphTensor):
         return self
 
     # -- shape -----------------------------------------------------------------------------
-    def _view(self, out):
-        out.view_of = self
-        return out
+    def _view(self, remake):
+        return make_view(self, remake)
 
     def view(self, *shape):
         if len(shape) == 1 and not isinstance(shape[0], (tuple, list, int)):
             return self.type(shape[0])  # view(dtype)
-        return self._view(ops.reshape(self, _sizes(shape)))
+        sizes = _sizes(shape)
+        return self._view(lambda base: ops.reshape(base, sizes))
 
     def reshape(self, *shape):
         return ops.reshape(self, _sizes(shape))
@@ -228,40 +230,42 @@ class Tensor(GraphTensor):
         sizes = _sizes(sizes)
         lead = len(sizes) - self.ndim
         full = tuple(s if s != -1 else self.value.shape[i - lead] for i, s in enumerate(sizes))
-        return self._view(ops.broadcast_to(self, full))
+        return self._view(lambda base: ops.broadcast_to(base, full))
 
     def expand_as(self, other):
         return self.expand(other.shape)
 
     def unsqueeze(self, dim):
-        return self._view(ops.expand_dims(self, dim if dim >= 0 else dim + self.ndim + 1))
+        axis = dim if dim >= 0 else dim + self.ndim + 1
+        return self._view(lambda base: ops.expand_dims(base, axis))
 
     def squeeze(self, dim=None):
         if dim is not None:
             dims = [d % max(self.ndim, 1) for d in (dim if isinstance(dim, (tuple, list)) else (dim,))]
             dim = tuple(d for d in dims if self.ndim and self.value.shape[d] == 1)
             if not dim:
-                return self._view(ops.identity(self))
-        return self._view(ops.squeeze(self, dim))
+                return self._view(ops.identity)
+        return self._view(lambda base: ops.squeeze(base, dim))
 
     def t(self):
         if self.ndim > 2:
             raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {self.ndim}D")
-        return self._view(ops.transpose(self))
+        return self._view(ops.transpose)
 
     @property
     def T(self):  # noqa: N802  (PyTorch's name)
-        return self._view(ops.transpose(self))
+        return self._view(ops.transpose)
 
     @property
     def mT(self):  # noqa: N802
-        return self._view(ops.swapaxes(self, -1, -2))
+        return self._view(lambda base: ops.swapaxes(base, -1, -2))
 
     def transpose(self, dim0, dim1):
-        return self._view(ops.swapaxes(self, dim0, dim1))
+        return self._view(lambda base: ops.swapaxes(base, dim0, dim1))
 
     def permute(self, *dims):
-        return self._view(ops.transpose(self, _sizes(dims)))
+        axes = _sizes(dims)
+        return self._view(lambda base: ops.transpose(base, axes))
 
     def flip(self, dims):
         return ops.flip(self, _dims(dims))
@@ -271,8 +275,9 @@ class Tensor(GraphTensor):
             index = index.value
         elif isinstance(index, tuple):
             index = tuple(i.value if isinstance(i, CoreTensor) else i for i in index)
-        out = ops.getitem(self, index)
-        return self._view(out) if _is_basic(index) else out
+        if _is_basic(index):
+            return self._view(lambda base: ops.getitem(base, index))
+        return ops.getitem(self, index)
 
     # -- arithmetic --------------------------------------------------------------------------
     def add(self, other, alpha=1):
@@ -457,7 +462,9 @@ class Tensor(GraphTensor):
                 "unsqueeze, basic indexing ...) would change its base in PyTorch, and gradmagic's "
                 "tensors do not share memory: apply the operation to the base tensor, or write "
                 "it out of place (y = y + ...)")
-        return self.rebind(new if isinstance(new, CoreTensor) else as_tensor_of(new, self))
+        self.rebind(new if isinstance(new, CoreTensor) else as_tensor_of(new, self))
+        refresh_views(self)
+        return self
 
     def __iadd__(self, other):
         return self._in_place(self + other)

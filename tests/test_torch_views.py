@@ -1,0 +1,123 @@
+"""gradmagic.torch: a view sees an in-place change of its base, as PyTorch's views share their
+base's memory (``gradmagic/torch/views.py``).
+
+Every expected value was printed by PyTorch 2.13.0+cpu (NumPy 2.4, Python 3.11) running the
+same program with ``import torch``; the gradients are also the hand-derived ones given beside
+them.
+"""
+
+import pytest
+
+import gradmagic.torch as torch
+
+
+def test_a_view_sees_its_base_changed_in_place():
+    a = torch.tensor([1.0, 2.0, 3.0])
+    v = a[1:]
+    a.add_(10)
+    assert v.tolist() == [12.0, 13.0]
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_the_gradient_through_a_view_follows_its_base_change(dtype):
+    a = torch.tensor([1.0, 2.0, 3.0], dtype=dtype, requires_grad=True)
+    b = a * 1
+    v = b[1:]
+    b.mul_(2)  # v = 2 a[1:] now: d sum(v) / da = [0, 2, 2]
+    v.sum().backward()
+    assert v.tolist() == [4.0, 6.0] and a.grad.tolist() == [0.0, 2.0, 2.0]
+    assert v.dtype == dtype and a.grad.dtype == dtype
+
+
+def test_a_base_changed_under_no_grad_passes_the_gradient_through_its_view_unchanged():
+    a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    b = a * 1
+    v = b[1:]
+    with torch.no_grad():
+        b.mul_(2)  # a constant change: the graph sees v as b[1:], so d sum(v) / da = [0, 1, 1]
+    v.sum().backward()
+    assert v.tolist() == [4.0, 6.0] and a.grad.tolist() == [0.0, 1.0, 1.0]
+
+
+def test_every_kind_of_view_sees_the_change():
+    a = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+    t, w, e, u = a.t(), a.view(4), a[0].expand(3, 2), a.unsqueeze(0)
+    p, q = a.split(1)
+    s, m, tr, pm = a.unsqueeze(1).squeeze(1), a.mT, a.transpose(0, 1), a.permute(1, 0)
+    a.mul_(10)
+    assert t.tolist() == [[10.0, 30.0], [20.0, 40.0]] and w.tolist() == [10.0, 20.0, 30.0, 40.0]
+    assert e.tolist() == [[10.0, 20.0]] * 3 and u.tolist() == [[[10.0, 20.0], [30.0, 40.0]]]
+    assert p.tolist() == [[10.0, 20.0]] and q.tolist() == [[30.0, 40.0]]
+    assert s.tolist() == a.tolist() and m.tolist() == tr.tolist() == pm.tolist() == t.tolist()
+
+
+def test_a_view_of_a_view_sees_the_change():
+    a = torch.tensor([1.0, 2.0, 3.0, 4.0])
+    v = a[1:]
+    w = v[1:]
+    a.add_(1)
+    assert v.tolist() == [3.0, 4.0, 5.0] and w.tolist() == [4.0, 5.0]
+
+
+def test_views_of_aliases_see_changes_made_through_any_of_them():
+    a = torch.tensor([1.0, 2.0, 3.0])
+    d = a.detach()
+    v, u = d[1:], a[:2]
+    a.add_(1)
+    d.mul_(2)
+    assert v.tolist() == [6.0, 8.0] and u.tolist() == [4.0, 6.0] and a.tolist() == [4.0, 6.0, 8.0]
+
+
+def test_what_used_a_view_before_the_change_keeps_its_gradient():
+    a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    b = a * 1
+    v = b[1:]
+    y = v * 3  # 3 a[1:], from v's old version
+    b.mul_(2)  # v = 2 a[1:]: d (sum(y) + sum(v)) / da = [0, 3 + 2, 3 + 2]
+    (y.sum() + v.sum()).backward()
+    assert y.tolist() == [6.0, 9.0] and a.grad.tolist() == [0.0, 5.0, 5.0]
+
+
+def test_item_assignment_reaches_the_views_and_counts_their_versions():
+    a = torch.tensor([1.0, 2.0, 3.0])
+    v = a[1:]
+    a[0] = 7
+    a[2] = 9
+    assert v.tolist() == [2.0, 9.0] and (v._version, a._version) == (2, 2)
+
+
+def test_a_base_changed_by_a_recorded_op_gives_its_view_a_graph():
+    a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    b = a * 1
+    v = b.view(3)
+    b.add_(a * 5)  # b = 6 a: d sum(v) / da = [6, 6, 6]
+    v.sum().backward()
+    assert v.tolist() == [6.0, 12.0, 18.0] and a.grad.tolist() == [6.0, 6.0, 6.0]
+    assert v.grad_fn is not None
+
+
+def test_an_out_argument_reaches_the_views():
+    a = torch.tensor([1.0, 2.0, 3.0])
+    v = a[1:]
+    torch.exp(torch.tensor([0.0, 0.0, 0.0]), out=a)
+    assert v.tolist() == [1.0, 1.0]
+
+
+def test_a_view_nobody_holds_is_forgotten():
+    a = torch.tensor([1.0, 2.0, 3.0])
+    for _ in range(5):
+        a[1:]  # each made and dropped
+    a.add_(1)
+    kept = a[:1]
+    assert len(a.views) == 1 and a.views[0]() is kept and kept.tolist() == [2.0]  # the dead dropped
+
+
+def test_a_view_made_a_leaf_sees_the_change_and_backward_then_refuses_it_as_pytorch():
+    b = torch.zeros(3)
+    v = b[1:]
+    v.requires_grad_()
+    y = (v * v).sum()
+    b.add_(1)  # allowed: v is not the tensor changed
+    assert v.tolist() == [1.0, 1.0] and v.requires_grad and v.grad_fn is None
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        y.backward()  # v was saved before its change
