@@ -5,8 +5,8 @@ gradmagic's in-place ops give a tensor a new array rather than write into the ol
 arrays the graph saved stay as they were), so a view cannot share memory with its base.
 Instead each view remembers how it was made from its base, and after an in-place change of
 the base it is made again from the new values: a new version of the view, recorded as the
-view's op on the new base where grad mode records the change (PyTorch's graph then reads
-``AsStridedBackward0``), and passed on unchanged where it does not (``no_grad``). Its old
+view's op on the new base where grad mode records the change (named
+``AsStridedBackward0``, as PyTorch names it then), and passed on unchanged where it does not (``no_grad``). Its old
 version is kept for the ops that used it before, as for any in-place change.
 """
 
@@ -15,6 +15,7 @@ from __future__ import annotations
 import weakref
 
 from .modes import no_grad
+from .values import named
 
 
 def make_view(base, remake):
@@ -42,5 +43,5 @@ def refresh_views(t):
                 with no_grad():  # (requires_grad_()): its values change, as a constant's
                     view.unrecorded(view.remake(owner).value)
             else:
-                view.rebind(view.remake(owner))
+                view.rebind(named(view.remake(owner), "AsStridedBackward0"))
             refresh_views(view)
