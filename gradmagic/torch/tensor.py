@@ -54,7 +54,7 @@ class Tensor(GraphTensor):
     """``torch.Tensor``: a gradmagic Tensor with PyTorch's methods and autograd state."""
 
     view_of = None  # the tensor this one is a view of (in-place on it is refused)
-    views = remake = None  # weak references to its views; a view's: how it is made (views.py)
+    views = remake = None  # its views, by weak reference; a view's: how it is made (views.py)
     # how a trace's notes write NumPy's and gradmagic's functions for a PyTorch user
     # (debug/nans.py): torch's functions where they have NumPy's names and meanings
     spelling = {"gm.softplus": "F.softplus", "np.logaddexp(0, x)": "torch.logaddexp(torch.zeros_like(x), x)",

@@ -22,8 +22,10 @@ def make_view(base, remake):
     """``remake(base)``, as a view of ``base``."""
     out = remake(base)
     out.view_of, out.remake = base, remake
-    live = [r for r in base.views or () if r() is not None]  # (the dead ones dropped)
-    base.views = live + [weakref.ref(out)]
+    if base.views is None:
+        base.views = {}  # id -> weak reference, each dropped when its view dies
+    key = id(out)
+    base.views[key] = weakref.ref(out, lambda _, k=key, views=base.views: views.pop(k, None))
     return out
 
 
@@ -35,7 +37,7 @@ def refresh_views(t):
     if root.views is None and root.aliases is None:  # the commonest: nothing shares its values
         return
     for owner in [root] + [r() for r in root.aliases or ()]:
-        for ref in (owner.views or ()) if owner is not None else ():
+        for ref in list(owner.views.values()) if owner is not None and owner.views else ():
             view = ref()
             if view is None:
                 continue
