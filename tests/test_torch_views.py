@@ -1,5 +1,6 @@
-"""gradmagic.torch: a view sees an in-place change of its base, as PyTorch's views share their
-base's memory (``gradmagic/torch/views.py``).
+"""gradmagic.torch: a view sees an in-place change of its base, and an in-place op on a view
+writes into its base, as PyTorch's views share their base's memory
+(``gradmagic/torch/views.py``).
 
 Every expected value was printed by PyTorch 2.13.0+cpu (NumPy 2.4, Python 3.11) running the
 same program with ``import torch``; the gradients are also the hand-derived ones given beside
@@ -130,3 +131,89 @@ def test_many_views_of_one_base_cost_what_they_are():
     assert len(a.views) == 20000 and rows[3].item() == 6.0 and rows[-1].item() == 39998.0
     del rows
     assert not a.views
+
+
+# -- an in-place op on a view writes into its base ----------------------------------------------
+def test_item_updates_write_into_the_base():
+    x = torch.zeros(3, 2)
+    x[0] += 1
+    x[:, 1] *= 3
+    x[2].fill_(7)
+    x[1, 0] -= 2
+    assert x.tolist() == [[1.0, 3.0], [-2.0, 0.0], [7.0, 7.0]]
+
+
+def test_a_view_changed_in_place_gives_its_base_the_gradient():
+    a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    b = a * 1
+    b[1:].mul_(2)  # b = [a0, 2 a1, 2 a2]: d sum(b) / da = [1, 2, 2]
+    b.sum().backward()
+    assert b.tolist() == [1.0, 4.0, 6.0] and a.grad.tolist() == [1.0, 2.0, 2.0]
+
+
+def test_a_row_changed_by_another_row_and_a_column_view_sees_it():
+    a = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    b = a * 1
+    c = b[:, 1]
+    b[0].add_(a[1] * 10)  # b[0] = a[0] + 10 a[1]; d sum(b * b) / da = 2 b, and 2 b[0] * 10 into a[1]
+    (b * b).sum().backward()
+    assert b.tolist() == [[31.0, 42.0], [3.0, 4.0]] and c.tolist() == [42.0, 4.0]
+    assert a.grad.tolist() == [[62.0, 84.0], [626.0, 848.0]]
+
+
+def test_every_kind_of_view_writes_back():
+    x = torch.zeros(4)
+    x[1:][1:].add_(1)  # a view of a view
+    assert x.tolist() == [0.0, 0.0, 1.0, 1.0]
+    x = torch.zeros(2, 2)
+    x.t()[0].add_(1)
+    assert x.tolist() == [[1.0, 0.0], [1.0, 0.0]]
+    x = torch.arange(6.0).view(2, 3)
+    x.view(6)[0] = 1
+    assert x.tolist() == [[1.0, 1.0, 2.0], [3.0, 4.0, 5.0]]
+    x = torch.arange(24.0).view(2, 3, 4)
+    x.permute(2, 0, 1)[1, 0, 2] = -1
+    assert x[0, 2].tolist() == [8.0, -1.0, 10.0, 11.0] and x[1, 0].tolist() == [12.0, 13.0, 14.0, 15.0]
+    x = torch.arange(6.0).view(2, 3)
+    x.transpose(0, 1)[2].zero_()
+    x.mT[0, 1] = 9
+    assert x.tolist() == [[0.0, 1.0, 0.0], [9.0, 4.0, 0.0]]
+    x = torch.zeros(3)
+    x.unsqueeze(0).add_(1)
+    x.view(3, 1).squeeze(1)[0] = 5
+    assert x.tolist() == [5.0, 1.0, 1.0]
+    x = torch.zeros(3)
+    x.split(2)[0].add_(1)
+    assert x.tolist() == [1.0, 1.0, 0.0]
+
+
+def test_a_transposed_view_changed_in_place_gives_the_gradient_back_transposed():
+    a = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    b = a * 1
+    b.t().mul_(torch.tensor([[1.0, 2.0], [3.0, 4.0]]))  # b = a * [[1, 3], [2, 4]]
+    (b * b).sum().backward()  # d / da = 2 b * [[1, 3], [2, 4]]
+    assert b.tolist() == [[1.0, 6.0], [6.0, 16.0]] and a.grad.tolist() == [[2.0, 36.0], [24.0, 128.0]]
+    a = torch.arange(6.0, requires_grad=True)
+    b = a * 1
+    b.view(2, 3)[1].mul_(3)
+    b.sum().backward()
+    assert b.tolist() == [0.0, 1.0, 2.0, 9.0, 12.0, 15.0] and a.grad.tolist() == [1.0] * 3 + [3.0] * 3
+
+
+def test_views_pytorch_refuses_to_change_are_refused_in_its_words():
+    w = torch.zeros(3, requires_grad=True)
+    with pytest.raises(RuntimeError, match="^a view of a leaf Variable that requires grad is being used"):
+        w[0] += 1
+    with torch.no_grad():  # allowed there
+        w[0] += 1
+        w[1:].add_(5)
+    assert w.tolist() == [1.0, 5.0, 5.0] and w.requires_grad and w.grad_fn is None
+    x = torch.zeros(2)
+    with pytest.raises(RuntimeError, match="more than one element of the written-to tensor refers"):
+        x.expand(3, 2).add_(1)
+    b = torch.arange(6.0, requires_grad=True) * 1
+    for piece, message in ((b.split(2)[1], "Output 1 of Split is a view"),
+                           (b.split([2, 4])[0], "Output 0 of SplitWithSizes is a view"),
+                           (b.chunk(3)[2], "Output 2 of Split is a view")):
+        with pytest.raises(RuntimeError, match=message):
+            piece.mul_(2)

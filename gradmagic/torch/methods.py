@@ -28,7 +28,7 @@ from .linalg import det, inv
 from .subgradients import vector_norm
 from .tensor import make, values_indices
 from .values import broadcast_shape, named
-from .views import make_view
+from .views import make_view, piece_of
 
 
 ELEMENT_TYPES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
@@ -170,10 +170,10 @@ def repeat(self, *sizes):
 
 
 def _pieces(self, bounds, d, label):
-    def piece(a, b):  # a view, as PyTorch's: in-place on it is refused; on self, it sees it
+    def piece(k, a, b):  # a view, as PyTorch's
         index = (slice(None),) * d + (slice(a, b),)
-        return make_view(self, lambda base: named(ops.getitem(base, index), label))
-    return tuple(piece(a, b) for a, b in zip(bounds[:-1], bounds[1:]))
+        return make_view(self, lambda base: named(ops.getitem(base, index), label), piece_of(index, k, label))
+    return tuple(piece(k, a, b) for k, (a, b) in enumerate(zip(bounds[:-1], bounds[1:])))
 
 
 def split(self, split_size_or_sections, dim=0):

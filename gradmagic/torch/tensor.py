@@ -3,7 +3,7 @@
 Every method is an op (or a few): the engine tells the class of each op that makes a torch
 tensor, so an op on a tensor that requires grad gets its ``grad_fn`` (``graph.made``). Views
 (``view``, ``t()``, basic indexing ...) remember their base: an in-place op on the base
-reaches them (``views.py``); one on a view is refused, since it would change the base.
+reaches them, and one on a view writes into its base (``views.py``).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from .hooks import register
 from .modes import GRAD, INFERENCE, no_grad
 from .graph import Tensor as GraphTensor
 from .subgradients import standard_deviation, variance, vector_norm
-from .views import make_view, refresh_views
+from .views import at, make_view, refresh_views, reshaped, swapped, transposed, write_through
 from .values import (DEFAULT_INT, Device, Size, SizeMethod, check_device, default_float,
                      format_tensor, generator_of, type_name)
 
@@ -55,6 +55,7 @@ class Tensor(GraphTensor):
 
     view_of = None  # the tensor this one is a view of (in-place on it is refused)
     views = remake = None  # its views, by weak reference; a view's: how it is made (views.py)
+    write = None  # a view's: how an in-place op on it writes into its base (views.py)
     # how a trace's notes write NumPy's and gradmagic's functions for a PyTorch user
     # (debug/nans.py): torch's functions where they have NumPy's names and meanings
     spelling = {"gm.softplus": "F.softplus", "np.logaddexp(0, x)": "torch.logaddexp(torch.zeros_like(x), x)",
@@ -201,14 +202,14 @@ class Tensor(GraphTensor):
         return self
 
     # -- shape -----------------------------------------------------------------------------
-    def _view(self, remake):
-        return make_view(self, remake)
+    def _view(self, remake, write=None):
+        return make_view(self, remake, write)
 
     def view(self, *shape):
         if len(shape) == 1 and not isinstance(shape[0], (tuple, list, int)):
             return self.type(shape[0])  # view(dtype)
         sizes = _sizes(shape)
-        return self._view(lambda base: ops.reshape(base, sizes))
+        return self._view(lambda base: ops.reshape(base, sizes), reshaped)
 
     def reshape(self, *shape):
         return ops.reshape(self, _sizes(shape))
@@ -237,35 +238,35 @@ class Tensor(GraphTensor):
 
     def unsqueeze(self, dim):
         axis = dim if dim >= 0 else dim + self.ndim + 1
-        return self._view(lambda base: ops.expand_dims(base, axis))
+        return self._view(lambda base: ops.expand_dims(base, axis), reshaped)
 
     def squeeze(self, dim=None):
         if dim is not None:
             dims = [d % max(self.ndim, 1) for d in (dim if isinstance(dim, (tuple, list)) else (dim,))]
             dim = tuple(d for d in dims if self.ndim and self.value.shape[d] == 1)
             if not dim:
-                return self._view(ops.identity)
-        return self._view(lambda base: ops.squeeze(base, dim))
+                return self._view(ops.identity, reshaped)
+        return self._view(lambda base: ops.squeeze(base, dim), reshaped)
 
     def t(self):
         if self.ndim > 2:
             raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {self.ndim}D")
-        return self._view(ops.transpose)
+        return self._view(ops.transpose, transposed())
 
     @property
     def T(self):  # noqa: N802  (PyTorch's name)
-        return self._view(ops.transpose)
+        return self._view(ops.transpose, transposed())
 
     @property
     def mT(self):  # noqa: N802
-        return self._view(lambda base: ops.swapaxes(base, -1, -2))
+        return self._view(lambda base: ops.swapaxes(base, -1, -2), swapped(-1, -2))
 
     def transpose(self, dim0, dim1):
-        return self._view(lambda base: ops.swapaxes(base, dim0, dim1))
+        return self._view(lambda base: ops.swapaxes(base, dim0, dim1), swapped(dim0, dim1))
 
     def permute(self, *dims):
         axes = _sizes(dims)
-        return self._view(lambda base: ops.transpose(base, axes))
+        return self._view(lambda base: ops.transpose(base, axes), transposed(axes))
 
     def flip(self, dims):
         return ops.flip(self, _dims(dims))
@@ -276,7 +277,7 @@ class Tensor(GraphTensor):
         elif isinstance(index, tuple):
             index = tuple(i.value if isinstance(i, CoreTensor) else i for i in index)
         if _is_basic(index):
-            return self._view(lambda base: ops.getitem(base, index))
+            return self._view(lambda base: ops.getitem(base, index), at(index))
         return ops.getitem(self, index)
 
     # -- arithmetic --------------------------------------------------------------------------
@@ -457,11 +458,7 @@ class Tensor(GraphTensor):
     # -- in place ---------------------------------------------------------------------------------
     def _in_place(self, new):
         if self.view_of is not None:
-            raise NotImplementedError(
-                "gradmagic.torch: an in-place operation on a view (made by view, t(), expand, "
-                "unsqueeze, basic indexing ...) would change its base in PyTorch, and gradmagic's "
-                "tensors do not share memory: apply the operation to the base tensor, or write "
-                "it out of place (y = y + ...)")
+            return write_through(self, new)
         self.rebind(new if isinstance(new, CoreTensor) else as_tensor_of(new, self))
         refresh_views(self)
         return self

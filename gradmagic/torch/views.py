@@ -1,5 +1,6 @@
 """Views (``a[1:]``, ``view``, ``t()``, ``expand``, ``unsqueeze``, ``split`` ...) see their
-base's in-place changes, as PyTorch's views share their base's memory.
+base's in-place changes, and an in-place op on a view writes into its base, as PyTorch's
+views share their base's memory.
 
 gradmagic's in-place ops give a tensor a new array rather than write into the old one (the
 arrays the graph saved stay as they were), so a view cannot share memory with its base.
@@ -7,26 +8,72 @@ Instead each view remembers how it was made from its base, and after an in-place
 the base it is made again from the new values: a new version of the view, recorded as the
 view's op on the new base where grad mode records the change (named
 ``AsStridedBackward0``, as PyTorch names it then), and passed on unchanged where it does not (``no_grad``). Its old
-version is kept for the ops that used it before, as for any in-place change.
+version is kept for the ops that used it before, as for any in-place change. An in-place
+op on a view writes its result into the base the way the view was made (into ``base[index]``;
+reshaped, or transposed back, over the whole base), and the base's change then reaches the
+view in turn.
 """
 
 from __future__ import annotations
 
 import weakref
 
-from .modes import no_grad
+import numpy as np
+
+from ..core import ops
+from .modes import GRAD, no_grad
 from .values import named
 
 
-def make_view(base, remake):
-    """``remake(base)``, as a view of ``base``."""
+def make_view(base, remake, write=None):
+    """``remake(base)``, as a view of ``base``; ``write(base, new)``: how an in-place op that
+    gives the view ``new`` writes it into the base (None: it cannot, an ``expand``'s)."""
     out = remake(base)
-    out.view_of, out.remake = base, remake
+    out.view_of, out.remake, out.write = base, remake, write
     if base.views is None:
         base.views = {}  # id -> weak reference, each dropped when its view dies
     key = id(out)
     base.views[key] = weakref.ref(out, lambda _, k=key, views=base.views: views.pop(k, None))
     return out
+
+
+# how a view of each kind writes into its base
+def at(index):
+    """``base[index]``'s (basic indexing)."""
+    def write(base, new):
+        base[index] = new
+    return write
+
+
+def piece_of(index, k, label):
+    """Piece ``k`` of a ``split`` or ``chunk`` (``label``: its step's name): as ``base[index]``,
+    refused where the graph records it, as PyTorch refuses to change in place one of several
+    views a function returned."""
+    def write(base, new):
+        if GRAD.get() and (base.requires_grad or getattr(new, "requires_grad", False)):
+            raise RuntimeError(
+                f"Output {k} of {label.removesuffix('Backward0')} is a view and is being modified "
+                "inplace. This view is the output of a function that returns multiple views. Such functions do not "
+                "allow the output views to be modified inplace. You should replace the inplace "
+                "operation by an out-of-place one.")
+        base[index] = new
+    return write
+
+
+def reshaped(base, new):
+    """The same elements in another shape (``view``, ``unsqueeze``, ``squeeze``)."""
+    base.copy_(ops.reshape(new, base.value.shape))
+
+
+def transposed(axes=None):
+    """``transpose(base, axes)``'s (``t()``, ``.T``, ``permute``): the inverse transpose."""
+    back = None if axes is None else tuple(int(i) for i in np.argsort(axes))
+    return lambda base, new: base.copy_(ops.transpose(new, back))
+
+
+def swapped(a, b):
+    """``swapaxes(base, a, b)``'s (``transpose(a, b)``, ``.mT``): the same swap."""
+    return lambda base, new: base.copy_(ops.swapaxes(new, a, b))
 
 
 def refresh_views(t):
@@ -47,3 +94,19 @@ def refresh_views(t):
             else:
                 view.rebind(named(view.remake(owner), "AsStridedBackward0"))
             refresh_views(view)
+
+
+def write_through(view, new):
+    """An in-place op on ``view`` that gives it ``new``: written into its base, as PyTorch's
+    view writes into its base's memory (``x[0] += 1``, ``x.t().add_(1)``), and the base's
+    views, this one too, made again from it."""
+    base = view.view_of
+    if view.write is None:  # an expand's: several of its elements are one of the base's
+        raise RuntimeError("unsupported operation: more than one element of the written-to "
+                           "tensor refers to a single memory location. Please clone() the "
+                           "tensor before performing the operation.")
+    if GRAD.get() and base.grad_fn is None and base.leaf_requires_grad:
+        raise RuntimeError("a view of a leaf Variable that requires grad is being used in an "
+                           "in-place operation.")
+    view.write(base, new)
+    return view
