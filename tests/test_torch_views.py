@@ -97,11 +97,14 @@ def test_a_base_changed_by_a_recorded_op_gives_its_view_a_graph():
     assert v.grad_fn.name() == "AsStridedBackward0"  # as PyTorch names it
 
 
-def test_an_out_argument_reaches_the_views():
+def test_an_out_argument_reaches_the_views_and_a_view_as_out_its_base():
     a = torch.tensor([1.0, 2.0, 3.0])
     v = a[1:]
     torch.exp(torch.tensor([0.0, 0.0, 0.0]), out=a)
     assert v.tolist() == [1.0, 1.0]
+    torch.exp(torch.tensor([0.0, 0.0]), out=a[:2])
+    torch.add(torch.tensor([1.0]), 1, out=a[2:])
+    assert a.tolist() == [1.0, 1.0, 2.0]
 
 
 def test_a_view_nobody_holds_is_forgotten():

@@ -256,6 +256,8 @@ def _into(name, out, result):
         raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic "
                            "differentiation, but one of the arguments requires grad.")
     with no_grad():
+        if out.view_of is not None:  # written into its base, as by any in-place op on a view
+            return views.write_through(out, result)
         out.rebind(result)
         views.refresh_views(out)
         return out

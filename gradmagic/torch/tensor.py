@@ -53,7 +53,7 @@ def _is_basic(index):
 class Tensor(GraphTensor):
     """``torch.Tensor``: a gradmagic Tensor with PyTorch's methods and autograd state."""
 
-    view_of = None  # the tensor this one is a view of (in-place on it is refused)
+    view_of = None  # the tensor this one is a view of (an in-place op on it writes into it)
     views = remake = None  # its views, by weak reference; a view's: how it is made (views.py)
     write = None  # a view's: how an in-place op on it writes into its base (views.py)
     # how a trace's notes write NumPy's and gradmagic's functions for a PyTorch user

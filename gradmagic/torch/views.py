@@ -6,12 +6,12 @@ gradmagic's in-place ops give a tensor a new array rather than write into the ol
 arrays the graph saved stay as they were), so a view cannot share memory with its base.
 Instead each view remembers how it was made from its base, and after an in-place change of
 the base it is made again from the new values: a new version of the view, recorded as the
-view's op on the new base where grad mode records the change (named
-``AsStridedBackward0``, as PyTorch names it then), and passed on unchanged where it does not (``no_grad``). Its old
+view's op on the new base where grad mode records the change (named ``AsStridedBackward0``,
+as PyTorch names it then), and passed on unchanged where it does not (``no_grad``). Its old
 version is kept for the ops that used it before, as for any in-place change. An in-place
-op on a view writes its result into the base the way the view was made (into ``base[index]``;
-reshaped, or transposed back, over the whole base), and the base's change then reaches the
-view in turn.
+op on a view writes its result into the base the way the view was made (into
+``base[index]``; reshaped, or transposed back, over the whole base), and the base's change
+then reaches the view in turn.
 """
 
 from __future__ import annotations
@@ -53,9 +53,9 @@ def piece_of(index, k, label):
         if GRAD.get() and (base.requires_grad or getattr(new, "requires_grad", False)):
             raise RuntimeError(
                 f"Output {k} of {label.removesuffix('Backward0')} is a view and is being modified "
-                "inplace. This view is the output of a function that returns multiple views. Such functions do not "
-                "allow the output views to be modified inplace. You should replace the inplace "
-                "operation by an out-of-place one.")
+                "inplace. This view is the output of a function that returns multiple views. "
+                "Such functions do not allow the output views to be modified inplace. You should "
+                "replace the inplace operation by an out-of-place one.")
         base[index] = new
     return write
 
