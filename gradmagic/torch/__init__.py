@@ -258,9 +258,7 @@ def _into(name, out, result):
     with no_grad():
         if out.view_of is not None:  # written into its base, as by any in-place op on a view
             return views.write_through(out, result)
-        out.rebind(result)
-        views.refresh_views(out)
-        return out
+        return out.rebind(result)
 
 
 _METHODS = ("exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "erf", "relu", "abs", "square",

@@ -36,6 +36,7 @@ from .hooks import LIVE, with_hooks
 from .hooks import run as run_hooks
 from .modes import GRAD, INFERENCE
 from .values import c_name, castable, narrow, step_name, type_name
+from .views import refresh_views
 
 # -- the graph -------------------------------------------------------------------------------
 _serials = itertools.count()
@@ -181,8 +182,7 @@ class Tensor(CoreTensor):
 
     @property
     def grad(self):
-        """The gradient ``backward`` accumulated here (leaves, and non-leaves that
-        ``retain_grad()``)."""
+        """The gradient ``backward`` accumulated here (leaves, non-leaves that ``retain_grad()``)."""
         if self.grad_fn is not None and not self.retains_grad and self.grad_value is None:
             warnings.warn(  # as PyTorch, only where nothing was accumulated (backward(inputs=))
                 "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its "
@@ -255,6 +255,7 @@ class Tensor(CoreTensor):
             else:
                 self.base.unrecorded(value)
         (self if self.base is None else self.base).spread(value)
+        refresh_views(self)  # the views of what shares its values: made again from them
         return self
 
     def alias(self):
@@ -552,8 +553,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
          only_inputs=True, allow_unused=None, is_grads_batched=False, materialize_grads=False):
-    """``torch.autograd.grad``: the gradients of ``outputs`` with respect to ``inputs``, as
-    a tuple, without touching any ``.grad``."""
+    """``torch.autograd.grad``: d ``outputs`` / d ``inputs`` as a tuple; no ``.grad`` is set."""
     roots, sources = _sequence(outputs), _sequence(inputs)
     if is_grads_batched:  # one walk per row of grad_outputs, the results stacked
         batched = _sequence(grad_outputs)

@@ -23,7 +23,7 @@ from .hooks import register
 from .modes import GRAD, INFERENCE, no_grad
 from .graph import Tensor as GraphTensor
 from .subgradients import standard_deviation, variance, vector_norm
-from .views import at, make_view, refresh_views, reshaped, swapped, transposed, write_through
+from .views import at, make_view, reshaped, swapped, transposed, write_through
 from .values import (DEFAULT_INT, Device, Size, SizeMethod, check_device, default_float,
                      format_tensor, generator_of, type_name)
 
@@ -459,9 +459,7 @@ class Tensor(GraphTensor):
     def _in_place(self, new):
         if self.view_of is not None:
             return write_through(self, new)
-        self.rebind(new if isinstance(new, CoreTensor) else as_tensor_of(new, self))
-        refresh_views(self)
-        return self
+        return self.rebind(new if isinstance(new, CoreTensor) else as_tensor_of(new, self))
 
     def __iadd__(self, other):
         return self._in_place(self + other)

@@ -91,9 +91,9 @@ def refresh_views(t):
             if view.grad_fn is None and view.leaf_requires_grad:  # made a leaf of its own
                 with no_grad():  # (requires_grad_()): its values change, as a constant's
                     view.unrecorded(view.remake(owner).value)
-            else:
+                refresh_views(view)
+            else:  # (rebind, the step of every in-place change, gives it to the view's views)
                 view.rebind(named(view.remake(owner), "AsStridedBackward0"))
-            refresh_views(view)
 
 
 def write_through(view, new):
