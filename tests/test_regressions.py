@@ -202,3 +202,79 @@ def test_a_list_operand_is_an_array_to_the_op_and_its_rules(op):
                                               - np.sum(f(x - 1e-6 * np.eye(x.size)[k].reshape(x.shape)))) / 2e-6
         for k in range(x.size))
     np.testing.assert_allclose(g.numpy(), expected, rtol=1e-6, atol=1e-8)
+
+
+def test_trace_rows_show_a_variable_a_custom_function_read_as_it_was():
+    """A custom function's rows show a Variable argument with the value it had when the
+    function ran (they showed the value of a later assign: ``foo x=5 -> 9``)."""
+    @gm.custom_gradient
+    def foo(x):
+        return x ** 2, lambda upstream: upstream * 2 * x
+
+    v = gm.Variable(3.0, name="w")
+    with gm.trace() as tr:
+        with gm.GradientTape() as tape:
+            y = foo(v)
+        g = tape.gradient(y, v)
+    v.assign(5.0)
+    assert float(g) == 6.0  # d(w^2)/dw at w = 3
+    forward, backward = tr.to_rows()[0], tr.to_rows()[1]
+    assert (forward["x"], forward["y"]) == ("x=3", "9")
+    assert (backward["x"], backward["local"], backward["downstream"]) == ("x=3", "6", "6")
+
+
+def _in_place_step(torch):
+    a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    with gm.trace() as tr:
+        b = a * 1
+        b.mul_(2)
+        b.sum().backward()
+    return tr, a, b
+
+
+def test_trace_rows_show_a_torch_tensor_as_it_was_before_an_in_place_op():
+    """gradmagic.torch: an in-place op gives the same tensor a new value; the rows before
+    it show the value it had then (they showed the later one: ``multiply a=[1, 2, 3], 1 ->
+    [2, 4, 6]``), under the user's name in every version, forward and backward alike."""
+    import gradmagic.torch as torch
+    tr, a, b = _in_place_step(torch)
+    rows = tr.to_rows()
+    assert [(r["x"], r["y"]) for r in rows[:3]] == [
+        ("a=[1, 2, 3], 1", "[1, 2, 3]"), ("b=[1, 2, 3], 2", "[2, 4, 6]"), ("b=[2, 4, 6]", "12")]
+    # backward: d(sum)/db = 1; b = 2 * (a * 1), so the multiply by 2 gives 2 and a gets 2
+    assert [(r["node"], r["x"], r["downstream"]) for r in rows[3:6]] == [
+        ("sum", "b=[2, 4, 6]", "[1, 1, 1]"), ("multiply", "b=[1, 2, 3], 2", "b=[2, 2, 2]"),
+        ("multiply", "a=[1, 2, 3], 1", "a=[2, 2, 2]")]
+    np.testing.assert_array_equal(a.grad.numpy(), [2.0, 2.0, 2.0])
+    np.testing.assert_array_equal(b.detach().numpy(), [2.0, 4.0, 6.0])
+
+
+def test_trace_rows_keep_a_training_steps_values_after_the_update():
+    """The rows of a traced step are what the step computed, after the code goes on to
+    update the weights and zero their gradients in place (outside the traced block), and
+    an unchanged tensor's value is shown, not copied."""
+    import gradmagic.torch as torch
+    w = torch.tensor([1.0, 2.0], requires_grad=True)
+    x = torch.tensor([3.0, 4.0])
+    with gm.trace() as tr:
+        loss = (w * x).sum()
+        loss.backward()
+    before, read = str(tr), w.value
+    assert "d(loss)/d(w) = [3, 4]" in before and "w=[1, 2], x=[3, 4]" in before
+    with torch.no_grad():
+        w -= 0.1 * w.grad
+    w.grad.zero_()
+    assert str(tr) == before
+    np.testing.assert_allclose(w.detach().numpy(), [0.7, 1.6])
+    assert tr.forward[0].inputs[0].value is read  # the array the op read, itself
+
+
+def test_trace_rows_of_a_variable_read_twice_show_both_values_under_its_name():
+    v = gm.Variable(2.0, name="w")
+    with gm.trace() as tr:
+        with gm.GradientTape() as tape:
+            y = v * 3
+            v.assign(5.0)
+            z = v * 3
+        tape.gradient([y, z], v)
+    assert [r["x"] for r in tr.to_rows()[:2]] == ["w=2, 3", "w=5, 3"]

@@ -154,6 +154,8 @@ Tensor.result_class = Tensor  # an op on Tensors gives a Tensor (a Variable's to
 # subclass sets its own, so that results stay in its vocabulary, and may set ``made``, a hook
 # called as made(prim, args, vals, out, params) by each differentiable op that makes one
 Tensor.made = None
+Tensor.mutable = False  # True where an in-place change can give the same object a new value:
+# a Variable, a dialect's tensor (gradmagic.torch's); a trace keeps what such a one held
 
 
 class Variable(Tensor):
@@ -171,6 +173,7 @@ class Variable(Tensor):
     """
 
     __slots__ = ("name", "trainable", "serial")
+    mutable = True
     _created = itertools.count()
     exist = False  # True once any Variable is made (until then no op can read one)
 

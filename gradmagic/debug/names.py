@@ -83,20 +83,21 @@ class Naming:
 
     def known_name(self, value):
         """The name the user gave a value: a Variable's own name, or the variable of their
-        code that holds it; None when there is none."""
+        code that holds it (or held the tensor a row's value was read from: its name in
+        every version); None when there is none."""
         if isinstance(value, Variable) and value.name != "Variable":
             return value.name
         if not isinstance(value, Tensor):
             return None
         name = self._names.get(id(value)) or self._item_names.get(id(value))
-        if name is None:  # what a Variable without a name of its own held: the variable's
-            source = self.variable_of(value)
+        if name is None:  # what a mutable tensor held (a Variable without a name of its own):
+            source = self.source_of(value)  # the tensor's name
             if source is not None and source is not value:
                 return self.known_name(source)
         return name
 
-    def variable_of(self, value):
-        """The Variable ``value`` was read from, or None (a trace knows its reads)."""
+    def source_of(self, value):
+        """The mutable tensor ``value`` was read from, or None (a trace knows its reads)."""
         return None
 
     # -- every value's name -------------------------------------------------------------
@@ -110,9 +111,6 @@ class Naming:
         else ``t1``, ``t2`` ... (a value numbered once keeps its number)."""
         if not isinstance(value, Tensor):
             return None
-        stands_for = getattr(value, "stands_for", None)  # a dialect's stand-in for a tensor in a
-        if stands_for is not None:  # walk (gradmagic.torch's hooked output): shown by its name
-            value = stands_for
         name = self.known_name(value)
         if name is not None:
             return name

@@ -40,7 +40,8 @@ def why_none(trace, seen, targets, source):
     if custom:
         return custom
     used = seen.recorded_inputs + [a for row in trace.forward for a in row.inputs]
-    copies = [a for a in used if isinstance(a, Tensor) and a is not source and _same_buffer(a, source)]
+    copies = [a for a in used if isinstance(a, Tensor) and not _is(trace, a, source)
+              and _same_buffer(a, source)]
     if not seen.connected(source):
         if isinstance(source, Variable):
             if not source.trainable:
@@ -139,6 +140,11 @@ def _custom_reason(trace, name, tname, source):
     return None
 
 
+def _is(trace, value, tensor):
+    """Whether a row's ``value`` is ``tensor``, or what it held when the row ran."""
+    return value is tensor or trace.source_of(value) is tensor
+
+
 def _same_buffer(a, b):
     va, vb = a.value, b.value
     if va is vb:
@@ -153,14 +159,14 @@ def _same_buffer(a, b):
 
 def _producer(trace, tensor):
     for row in trace.forward:
-        if any(o is tensor for o in (row.outputs or ())):
+        if any(_is(trace, o, tensor) for o in (row.outputs or ())):
             return row
     return None
 
 
 def _ran_unrecorded(trace, seen, source):
     for row in trace.forward:
-        if any(a is source for a in row.inputs) and not any(
+        if any(_is(trace, a, source) for a in row.inputs) and not any(
                 isinstance(o, Tensor) and seen.connected(o) for o in (row.outputs or ())):
             return True
     return False

@@ -149,11 +149,12 @@ def view(trace, rec):
 class Group:
     """A user-level function call or scope, while it runs and while its backward is folded."""
 
-    __slots__ = ("name", "inputs", "names", "row", "n_ops", "custom", "body", "composite", "labels",
-                 "tangents", "steps")
+    __slots__ = ("name", "inputs", "shown", "names", "row", "n_ops", "custom", "body", "composite",
+                 "labels", "tangents", "steps")
 
-    def __init__(self, name, inputs, names, row, custom, body=None, composite=None, labels=()):
+    def __init__(self, name, inputs, shown, names, row, custom, body=None, composite=None, labels=()):
         self.name, self.inputs, self.names, self.row, self.custom = name, inputs, names, row, custom
+        self.shown = shown  # the inputs as its rows show them: with the values they had then
         self.n_ops = 0
         self.body = body  # a custom function's recorded ops, while a checking trace keeps them
         self.composite = composite  # an op made of ops (np.sort): its primitive.Composite

@@ -25,7 +25,7 @@ import weakref
 from ..core.backward import broadcast_axes
 from ..core import context
 from ..core.context import Listener, paused, push, remove
-from ..core.tensor import Tensor, Variable, replace_variables
+from ..core.tensor import Tensor, Variable
 from ..errors import TapeError
 from ..render._format import summary
 from ..render.html import render_html
@@ -34,7 +34,7 @@ from . import options
 from .body import Body, call_kind
 from .names import Naming
 from .pitfalls import Pitfall, detect, why_none
-from .rows import (CUSTOM_LOCAL, DOWNSTREAM, ELEMENTWISE, FORWARD_MODE, INPUTS, LEVEL, LOCAL, NOTE,
+from .rows import (CUSTOM_LOCAL, DOWNSTREAM, ELEMENTWISE, FORWARD_MODE, LEVEL, LOCAL, NOTE,
                    OUTPUTS, UPSTREAM, Group, Rows, TraceRow, ratio_local, record_row, replayed_local,
                    view)
 from .snapshot import quietly
@@ -76,8 +76,8 @@ class Trace(Naming, Listener):
         self._owner = {}  # id(output) of an op inside a group -> the outermost group
         self._folding = None  # (group, row) whose backward steps are being folded
         self._pending = []  # sum and unbroadcast rows waiting for their step's row
-        self._snapshots = {}  # (variable, value read) -> the Tensor rows show for it
-        self._read_from = {}  # id(that Tensor) -> the Variable it was read from
+        self._snapshots = {}  # (id(tensor), id(value)) -> the Tensor rows show for a mutable one
+        self._read_from = {}  # id(that Tensor) -> the tensor it was read from
         self._active = False
         self._used = False
         self._found = []  # pitfalls found while the code ran (None gradients, contract errors)
@@ -185,20 +185,21 @@ class Trace(Naming, Listener):
         elif level and not self.ops:
             return  # an op of a backward pass: its step shows as a backward row
         for a in args:
-            if type(a) is Variable:  # shown with the value it had here, under its name
-                args = self._snapshot(args, vals)
+            if getattr(a, "mutable", False):  # shown with the value it had here, under its name
+                args = self._frozen(args, vals)
                 break
+        outs = self._frozen((out,)) if out.mutable else (out,)
         # a record as record_row builds it, written out: this runs for every op
-        self._forward.add(["forward", level, "op", prim.name, args, None, (out,), None, None,
+        self._forward.add(["forward", level, "op", prim.name, args, None, outs, None, None,
                            None, "", inside, 0, None, None])
 
     def on_function_enter(self, name, inputs, names):
-        row = None
+        row, shown = None, self._frozen(inputs)
         if (not self._stack and not context.LEVEL.get()) or self.ops:
-            row = record_row("forward", context.LEVEL.get(), "function", name, inputs, tuple(names),
+            row = record_row("forward", context.LEVEL.get(), "function", name, shown, tuple(names),
                               context=" › ".join(g.name for g in self._stack))
             self._forward.add(row)
-        self._stack.append(Group(name, inputs, tuple(names), row, custom=True,
+        self._stack.append(Group(name, inputs, shown, tuple(names), row, custom=True,
                                  body=[] if self.check else None))
 
     def on_custom_op(self, prim, inputs, vals, ys, outs, params):
@@ -228,7 +229,7 @@ class Trace(Naming, Listener):
             return None
         group = self._stack.pop()
         if group.row is not None:
-            group.row[OUTPUTS] = tuple(outputs) if outputs is not None else ()
+            group.row[OUTPUTS] = self._frozen(outputs) if outputs is not None else ()
             if outputs is None:
                 group.row[NOTE] = "raised an exception"
         return group
@@ -252,15 +253,14 @@ class Trace(Naming, Listener):
     def on_composite_enter(self, op, inputs, labels):
         """An op made of ops (np.sort, np.roll ...) is one "op" row, its ops folded inside;
         shown, like a function's, where the user called it (or everywhere with ops=True)."""
-        shown = (not self._stack and not context.LEVEL.get()) or self.ops
-        row = None
-        if shown:  # a Variable shown with the value it has now, as an op's rows show it
-            values = tuple([t.value for t in inputs])
-            row = record_row("forward", context.LEVEL.get(), "op", op.name, self._snapshot(inputs, values),
-                             source=op, context=" › ".join(g.name for g in self._stack))
+        row, shown = None, self._frozen(inputs)  # a mutable tensor: with the value it has now
+        if (not self._stack and not context.LEVEL.get()) or self.ops:
+            row = record_row("forward", context.LEVEL.get(), "op", op.name, shown, source=op,
+                             context=" › ".join(g.name for g in self._stack))
         if row is not None and self.ops:  # before the ops it is made of
             self._forward.add(row)
-        self._stack.append(Group(op.name, inputs, None, row, custom=False, composite=op, labels=labels))
+        self._stack.append(Group(op.name, inputs, shown, None, row, custom=False, composite=op,
+                                 labels=labels))
 
     def on_composite_exit(self, op, outputs):
         group = self._close(outputs)
@@ -272,7 +272,7 @@ class Trace(Naming, Listener):
             tangents = group.tangents
             rec = record_row(
                 FORWARD_MODE, context.LEVEL.get(), "op", op.name,
-                group.row[INPUTS] if group.row else group.inputs, None, tuple(outputs),
+                group.shown, None, self._frozen(outputs),
                 upstream=tuple(tangents.get(id(v)) for v in group.inputs),
                 downstream=tuple(tangents.get(id(v)) for v in outputs), local="", source=op,
                 context=" › ".join(g.name for g in self._stack))
@@ -323,19 +323,16 @@ class Trace(Naming, Listener):
                 if t is not None:
                     composite.tangents[id(v)] = t  # the latest: an id dead values had is reused
             return
-        for a in args:
-            if type(a) is Variable:
-                args = self._snapshot(args, vals)
-                break
+        args = self._frozen(args, vals)
         where, level = " › ".join(g.name for g in groups), context.LEVEL.get()
         if call is None:
-            rec = record_row(FORWARD_MODE, level, "op", prim.name, args, None, (out,),
+            rec = record_row(FORWARD_MODE, level, "op", prim.name, args, None, self._frozen((out,)),
                              upstream=step.tangents_in, downstream=step.tangents_out,
                              context=where, source=prim)
             rec[LOCAL] = (ELEMENTWISE, vals, params) if prim.elementwise else ""
         else:
             rec = record_row(FORWARD_MODE, level, "function", call.name, args,
-                             tuple(call.names) + tuple(v.name for v in call.variables), out,
+                             tuple(call.names) + tuple(v.name for v in call.variables), self._frozen(out),
                              upstream=step.tangents_in, downstream=step.tangents_out,
                              note=_tangent_note(call, step), context=where, source=call)
             label = "grad_grad_fn(tangent)" if step.nested else call.words.get("forward", "grad_fn, transposed")
@@ -348,10 +345,9 @@ class Trace(Naming, Listener):
         if prim.joint:  # a custom-gradient function: one row, its grad_fn's numbers
             self._flush_fold()
             call = params["call"]
-            outs = out
             self._add_backward(record_row(
-                "backward", level, "function", call.name, args,
-                tuple(call.names) + tuple(v.name for v in call.variables), outs,
+                "backward", level, "function", call.name, self._frozen(args, vals),
+                tuple(call.names) + tuple(v.name for v in call.variables), self._frozen(out),
                 upstream=tuple(g), downstream=tuple(downs), local=CUSTOM_LOCAL, source=call))
             return
         if self._owner and not self.ops:
@@ -362,34 +358,54 @@ class Trace(Naming, Listener):
                 return
         if self._folding is not None:
             self._flush_fold()
-        for a in args:
-            if type(a) is Variable:
-                args = self._snapshot(args, vals)
+        for a in args:  # (as on_op: this runs for every step)
+            if getattr(a, "mutable", False):
+                args = self._frozen(args, vals)
                 break
         if prim.elementwise:  # computed when shown: the rule applied to an upstream of ones
             local = (ELEMENTWISE, vals, params)
         else:
             local = tuple(lbl if d is not None else None
                           for lbl, d in zip(prim.labels or (), downs)) or prim.name
-        self._add_backward(["backward", level, "op", prim.name, args, None, (out,), (g,), local,
+        self._add_backward(["backward", level, "op", prim.name, args, None,
+                            self._frozen((out,)) if out.mutable else (out,), (g,), local,
                             tuple(downs), "", "", 0, None, prim])
 
-    def _snapshot(self, args, vals):
-        """``args`` with each Variable replaced by a Tensor of the value the op saw, named
-        after the variable (a later assign must not change what a row shows)."""
-        return replace_variables(args, vals, self._snap)
+    def _frozen(self, values, vals=None):
+        """``values`` (a tuple) with each tensor whose value an in-place change can replace
+        (a Variable, a gradmagic.torch tensor: ``mutable``) replaced by a tensor of the
+        value it has here (``vals[k]``, the value an op read, else its value now), read as
+        the same tensor: a later change must not change what a row shows. Values are never
+        written into: a change gives its tensor a new array, so this copies nothing."""
+        out = None
+        for k, a in enumerate(values):
+            if getattr(a, "mutable", False):
+                out = list(values) if out is None else out
+                out[k] = self._snap(a, a.value if vals is None else vals[k])
+        return tuple(values) if out is None else tuple(out)
 
-    def _snap(self, variable, value):
-        key = (id(variable), id(value))  # one snapshot per read: forward and backward rows
-        snap = self._snapshots.get(key)  # of an op show the same value object
-        if snap is None:
-            snap = self._snapshots[key] = Tensor(value)
-            self._read_from[id(snap)] = variable  # it reads as the variable's name (known_name)
+    def _snap(self, tensor, value):
+        source = getattr(tensor, "stands_for", None)  # a dialect's stand-in in a walk (the
+        source = tensor if source is None else source  # version an in-place op replaced)
+        key = (id(source), id(value))  # one snapshot per value: forward and backward rows
+        snap = self._snapshots.get(key)  # show the same value object
+        if snap is None:  # (the rows hold the source, so its id is not reused)
+            cls = source.result_class  # a Variable's is a Tensor; a torch tensor's, its class
+            snap = self._snapshots[key] = cls.__new__(cls)
+            snap.value = value
+            self._read_from[id(snap)] = source  # it reads as the source's name (known_name)
         return snap
+
+    def source_of(self, value):
+        """The mutable tensor a row's value was read from, or None."""
+        return self._read_from.get(id(value))
 
     def variable_of(self, value):
         """The Variable a row's input was read from, or None."""
-        return value if isinstance(value, Variable) else self._read_from.get(id(value))
+        if isinstance(value, Variable):
+            return value
+        source = self._read_from.get(id(value))
+        return source if isinstance(source, Variable) else None
 
     def _owner_of(self, value):
         found = self._owner.get(id(value))
@@ -403,7 +419,7 @@ class Trace(Naming, Listener):
             op = group.composite
             outs = group.row[OUTPUTS] if group.row else ()
             rec = record_row("backward", level, "function" if op is None else "op", group.name,
-                              group.row[INPUTS] if group.row else group.inputs, group.names, outs,
+                              group.shown, group.names, outs,
                               upstream=[None] * len(outs) if len(outs) > 1 else (g,),
                               downstream=[None] * len(group.inputs), source=op)
             self._folding = (group, rec, [])
@@ -446,14 +462,14 @@ class Trace(Naming, Listener):
     # with it into a traced function's row.
     def on_backward_sum(self, tensor, before, added, level):
         self._pending.append(record_row(
-            "backward", level, "sum", "sum", (tensor,), None, (), upstream=(before, added),
+            "backward", level, "sum", "sum", self._frozen((tensor,)), None, (), upstream=(before, added),
             downstream=None, local="add", note="a value used twice or more: its gradients add up"))
 
     def on_unbroadcast(self, tensor, before, after, level):
         bshape, ashape = tuple(before.shape), tuple(after.shape)
         axes = broadcast_axes(bshape, ashape)
         self._pending.append(record_row(
-            "backward", level, "broadcast", "unbroadcast", (tensor,), None, (),
+            "backward", level, "broadcast", "unbroadcast", self._frozen((tensor,)), None, (),
             upstream=(before,), downstream=(after,), local="sum",
             note=f"sum over broadcast axes {axes}: {bshape} -> {ashape}"))
 
@@ -468,8 +484,8 @@ class Trace(Naming, Listener):
     def on_gradient_end(self, seen, targets, sources, grads, level):
         self._flush_fold()
         for s, g in zip(sources, grads):
-            rec = record_row("gradient", level, "result", "gradient", (s,), None, tuple(targets),
-                              downstream=(g,))
+            rec = record_row("gradient", level, "result", "gradient", self._frozen((s,)), None,
+                             self._frozen(targets), downstream=self._frozen((g,)))
             self._gradients.add(rec)
             if g is None:
                 self.name_from_caller()
@@ -485,8 +501,8 @@ class Trace(Naming, Listener):
         call = params.get("call")
         if call is None:
             return
-        rec = record_row("backward", level, "function", call.name, args,
-                          tuple(call.names) + tuple(v.name for v in call.variables), out,
+        rec = record_row("backward", level, "function", call.name, self._frozen(args, vals),
+                          tuple(call.names) + tuple(v.name for v in call.variables), self._frozen(out),
                           upstream=tuple(g), downstream=None, local="",
                           note=f"grad_fn raised {type(error).__name__}", source=call)
         self._backward.add(rec)

@@ -149,7 +149,7 @@ class Tensor(CoreTensor):
     ``grad``, ``grad_fn`` (the ``Node`` that made it), and a version counted by in-place
     ops. ``gradmagic.torch.Tensor`` adds the rest of PyTorch's methods."""
 
-    grad_fn = None
+    grad_fn, mutable = None, True
     grad_value = None  # what .grad holds
     version = 0  # bumped by each in-place op
     leaf_requires_grad = False
@@ -359,7 +359,7 @@ class Walk:
         key = (id(t), version)
         if key not in self.standins:
             stand = self.standins[key] = type(t).__new__(type(t))
-            stand.value = value
+            stand.value, stand.stands_for = value, t  # a trace shows it as t then
         return self.standins[key]
 
     def _entry(self, node):
