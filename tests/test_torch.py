@@ -845,6 +845,40 @@ def test_tracing_does_not_change_the_program():
     assert x1.grad.tolist() == x2.grad.tolist()
 
 
+@pytest.mark.parametrize("traced", [False, True])
+def test_a_check_that_runs_a_function_again_puts_back_what_it_changed_in_place(traced):
+    """The check runs a wrong backward's Function again (to find where it is wrong); what
+    those runs change in place (a counter, a tensor of a graph, its version and what its
+    node keeps) is put back, so the program goes on as it would untraced: the counter counts
+    one forward (1) and one backward (10), and a later backward through the changed tensor
+    reaches w (buf = w * 1 + 1 = [2, 3]; d sum(buf ** 2)/dw = 2 * buf = [4, 6]), as PyTorch
+    2.13.0 runs the same code untraced."""
+    counter = torch.zeros(1)
+    w = torch.tensor([1.0, 2.0], requires_grad=True)
+    buf = w * 1
+
+    class Counted(Function):
+        @staticmethod
+        def forward(ctx, x):
+            counter.add_(1)
+            buf.add_(1)
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            counter.add_(10)
+            return g * 3  # wrong (2 is right): the check runs it again to say where
+
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    with gm.trace(check=True) if traced else contextlib.nullcontext() as tr:
+        Counted.apply(x).sum().backward()
+    if traced:
+        assert [p.kind for p in tr.pitfalls] == ["wrong-derivative"]
+    assert counter.tolist() == [11.0] and buf._version == 1 and x.grad.tolist() == [3.0, 3.0]
+    (buf * buf).sum().backward()
+    assert w.grad.tolist() == [4.0, 6.0]
+
+
 # -- import costs --------------------------------------------------------------------------------------
 def test_importing_the_dialect_imports_no_framework():
     code = ("import sys, gradmagic.torch; print(sorted(m for m in ('torch', 'IPython', 'matplotlib', "

@@ -202,6 +202,18 @@ class Variable(Tensor):
         self.value = callable_value(self, new) if type(self.value) is VariableValue else new
         return self
 
+    # what an in-place change replaces, for a check that runs user code again to put back
+    # (debug/snapshot.py); a dialect's mutable tensor has its own
+    def state(self):
+        return self.value  # (never written into: assign gives a new array)
+
+    def put_state(self, value):
+        self.value = value
+
+    def sharing(self):
+        """The tensors an in-place change of this one changes too: none."""
+        return ()
+
     def assign_add(self, delta):
         return self.assign(self.value + raw(delta))
 

@@ -1,7 +1,8 @@
 """What user code can change, saved before a check runs it again and put back after.
 
 A check that calls a forward function or a ``grad_fn`` again must leave the program as it
-found it. ``Snapshot`` saves what that code can reach and change: Variables, random
+found it. ``Snapshot`` saves what that code can reach and change: Variables and a
+dialect's tensors (what an in-place change replaces: ``state()``, ``put_state()``), random
 generators (NumPy's ``Generator`` and ``RandomState``, NumPy's global state, Python's
 ``random``), the globals and closure cells it names, and the contents of the lists,
 dicts, sets, arrays and objects reachable from them, from its arguments and from its bound
@@ -23,7 +24,7 @@ import warnings
 import numpy as np
 
 from ..core.context import paused
-from ..core.tensor import Tensor, Variable
+from ..core.tensor import Tensor
 
 DEPTH = 3  # how far from the code's names, arguments and bound object values are followed
 LIMIT = 5000  # values followed at most; past that the snapshot is incomplete: unsafe
@@ -126,9 +127,9 @@ class Snapshot:
         if depth > DEPTH or isinstance(v, SKIP) or id(v) in self._seen:
             return []
         self._seen.add(id(v))
-        if isinstance(v, Variable):
-            self._save(functools.partial(setattr, v, "value"), v.value)
-            return []
+        if isinstance(v, Tensor) and v.mutable:  # a Variable, a gradmagic.torch tensor: what an
+            self._save(v.put_state, v.state())  # in-place change replaces, and the tensors
+            return [(t, depth) for t in v.sharing()]  # such a change reaches through it
         if isinstance(v, Tensor):
             return []
         if isinstance(v, np.random.Generator):

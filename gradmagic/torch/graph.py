@@ -36,7 +36,7 @@ from .hooks import LIVE, with_hooks
 from .hooks import run as run_hooks
 from .modes import GRAD, INFERENCE
 from .values import c_name, castable, narrow, step_name, type_name
-from .views import refresh_views
+from .views import put_state, refresh_views, sharing, state_of
 
 # -- the graph -------------------------------------------------------------------------------
 _serials = itertools.count()
@@ -150,8 +150,8 @@ class Tensor(CoreTensor):
     ops. ``gradmagic.torch.Tensor`` adds the rest of PyTorch's methods."""
 
     grad_fn, mutable = None, True
-    grad_value = None  # what .grad holds
-    version = 0  # bumped by each in-place op
+    state, put_state, sharing = state_of, put_state, sharing  # (Snapshot's: see core.tensor)
+    grad_value, version = None, 0  # what .grad holds; bumped by each in-place op
     leaf_requires_grad = False
     retains_grad = False
     base = None  # the tensor a `.data` or `.detach()` alias writes through to

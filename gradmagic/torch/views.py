@@ -110,3 +110,28 @@ def write_through(view, new):
                            "in-place operation.")
     view.write(base, new)
     return view
+
+
+# -- for a check that runs the user's code again, and then puts back what it changed ---------
+def state_of(t):
+    """What an in-place change of ``t`` replaces: its value (never written into), its
+    attributes (version, grad, graph, aliases), and what its node keeps of old versions."""
+    node = t.grad_fn
+    kept = None if node is None else (dict(node.kept or {}) or None, node.through)
+    return t.value, dict(vars(t)), node, kept
+
+
+def put_state(t, state):
+    """Put back what ``state_of(t)`` saved."""
+    t.value, attrs, node, kept = state
+    vars(t).clear()
+    vars(t).update(attrs)
+    if node is not None:
+        node.kept, node.through = kept
+
+
+def sharing(t):
+    """The tensors an in-place op on ``t`` can change too: its base and its live views
+    and aliases."""
+    refs = [*(getattr(t, "views", None) or {}).values(), *(t.aliases or ())]
+    return [s for s in (getattr(t, "view_of", None), t.base, *(r() for r in refs)) if s is not None]
