@@ -1372,3 +1372,160 @@ def test_detach_and_data_share_the_tensors_values_both_ways_as_in_pytorch():
     assert a.tolist() == b.tolist() == c.tolist() == [2.0, 3.0]
     a.mul_(2)
     assert b.tolist() == c.tolist() == [4.0, 6.0]
+
+
+# -- ctx.mark_dirty: an input changed in place is the output it became ---------------------------
+# Expected values printed by PyTorch 2.13.0+cpu running the same code with ``import torch``.
+class Square_(Function):
+    """The in-place square of "Extending PyTorch"'s ``mark_dirty``: d(x^2)/dx = 2x."""
+    @staticmethod
+    def forward(ctx, x):
+        ctx.mark_dirty(x)
+        ctx.save_for_backward(x.clone())
+        return x.mul_(x)
+
+    @staticmethod
+    def backward(ctx, g):
+        x, = ctx.saved_tensors
+        return 2 * x * g
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_a_dirty_input_is_the_output_and_later_uses_of_it_reach_the_call(dtype):
+    """It was left with its old history and its new value: (x * 1).sum() after the call
+    gave a.grad [1, 1, 1] where PyTorch gives 2a."""
+    a = torch.tensor([1.0, 2.0, 3.0], dtype=dtype, requires_grad=True)
+    x = a * 1
+    y = Square_.apply(x)
+    assert y is x and x._version == 2 and x.grad_fn.name() == "Square_Backward"
+    assert x.tolist() == [1.0, 4.0, 9.0]
+    (x * 1).sum().backward()
+    assert a.grad.tolist() == [2.0, 4.0, 6.0] and a.grad.dtype == dtype
+    a.grad = None
+    x = a * 1
+    y = Square_.apply(x)
+    (y + x).sum().backward()  # both are the square: 2 * 2a
+    assert a.grad.tolist() == [4.0, 8.0, 12.0]
+
+
+def test_a_dirty_input_with_another_output_in_setup_context_form():
+    class AddInto(Function):
+        @staticmethod
+        def forward(x, y):
+            x.add_(y)
+            return x, y * 3
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            ctx.mark_dirty(inputs[0])
+
+        @staticmethod
+        def backward(ctx, gx, gy):
+            return gx, gx + 3 * gy
+
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    b = torch.tensor([3.0, 4.0], requires_grad=True)
+    x = a * 1
+    u, v = AddInto.apply(x, b)
+    assert u is x and x._version == 2 and x.grad_fn.name() == "AddIntoBackward"
+    (u * v).sum().backward()  # u = a + b, v = 3b: d/da = 3b, d/db = 3b + 3(a + b)
+    assert a.grad.tolist() == [9.0, 12.0] and b.grad.tolist() == [21.0, 30.0]
+
+
+def test_a_dirty_input_not_recorded_is_a_constant_change():
+    """An input that requires no grad is returned itself; under no_grad the output is a
+    new tensor and the input keeps its history, its gradient passing through the change."""
+    x = torch.tensor([1.0, 2.0])
+    y = Square_.apply(x)
+    assert y is x and x._version == 2 and not x.requires_grad and x.tolist() == [1.0, 4.0]
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    x = a * 1
+    with torch.no_grad():
+        y = Square_.apply(x)
+    assert y is not x and x._version == 2 and x.grad_fn.name() == "MulBackward0"
+    x.sum().backward()
+    assert a.grad.tolist() == [1.0, 1.0]
+
+
+def test_a_dirty_input_written_through_numpy_as_in_pytorchs_docs():
+    class Inplace(Function):
+        @staticmethod
+        def forward(ctx, x):
+            x_npy = x.numpy()  # x_npy shares storage with x
+            x_npy += 1
+            ctx.mark_dirty(x)
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    x = a * 1
+    y = Inplace.apply(x)
+    assert y is x and x._version == 1 and x.tolist() == [2.0, 3.0]
+    y.sum().backward()
+    assert a.grad.tolist() == [1.0, 1.0]
+
+
+def test_mark_dirty_misused_is_refused_or_warned_in_pytorchs_words():
+    class NotReturned(Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.mark_dirty(x)
+            x.mul_(2)
+            return x * 1
+
+        @staticmethod
+        def backward(ctx, g):
+            return 2 * g
+
+    class NotAnInput(Function):
+        @staticmethod
+        def forward(ctx, x):
+            y = x * 2
+            ctx.mark_dirty(y)
+            return y
+
+        @staticmethod
+        def backward(ctx, g):
+            return 2 * g
+
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad has been used in an "
+                                           "in-place operation"):
+        Square_.apply(a)
+    assert a.grad_fn is None and a.is_leaf  # still the leaf it was
+    with pytest.raises(RuntimeError, match="Some elements marked as dirty during the forward method "
+                                           "were not returned as output"):
+        NotReturned.apply(a * 1)
+    with pytest.warns(UserWarning, match=r"ctx.mark_dirty\(\) received a tensor that was not an "
+                                         "input") as seen:
+        y = NotAnInput.apply(a)
+    assert seen[0].filename == __file__  # the user's line (PyTorch 2.13.0 names its function.py)
+    y.sum().backward()
+    assert a.grad.tolist() == [2.0, 2.0]
+
+
+def test_a_dirty_function_is_checked_on_its_input_as_forward_read_it():
+    """The check runs forward again on the input as it was before forward squared it in
+    place ([1, 2, 3], as the row shows it), not on its value now ([1, 4, 9], where it used
+    to say forward gives other outputs when run again); the program is left as it was."""
+    class HalfWrong(Square_):  # its forward, inherited, names its input x
+        @staticmethod
+        def backward(ctx, g):
+            x, = ctx.saved_tensors
+            return x * g  # the derivative is 2x
+
+    for cls, kinds in ((Square_, []), (HalfWrong, ["wrong-derivative"])):
+        a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        with gm.trace(check=True) as tr:
+            x = a * 1
+            cls.apply(x)
+            (x * 1).sum().backward()
+        assert [p.kind for p in tr.pitfalls] == kinds
+        row = next(r for r in tr.backward if r.node == cls.__name__)
+        assert row.cells()["x"] == "x=[1, 2, 3]"
+        assert x.tolist() == [1.0, 4.0, 9.0] and x._version == 2
+    assert "at x[0] = 1 with grad_output 1, backward gave 1 where the derivative is 2" in \
+        tr.pitfalls[0].message

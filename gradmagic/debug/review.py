@@ -78,7 +78,10 @@ class Review:
     def __init__(self, trace, row):
         self.trace, self.row, self.call = trace, row, row.source
         call = self.call
-        self.args = list(call.inputs) + list(call.variables)
+        # the inputs as the call read them (one changed in place since, as an input a PyTorch
+        # Function marks dirty, as the row shows it then), and the variables it captured
+        self.args = [a if not getattr(a, "mutable", False) or s.value is a.value else s
+                     for a, s in zip(call.inputs, row.inputs)] + list(call.variables)
         self.body = trace.body_of(call)
         self.ups = [raw(u) for u in row.upstream]
         rng = np.random.default_rng(0)  # the check's own generator: the user's is not touched
@@ -136,7 +139,7 @@ class Review:
         call, n = self.call, len(self.call.inputs)
         inputs = [Tensor(xp_of(a.value).asarray(host64(a) + (delta if i == k else 0)))
                   if isinstance(a, Tensor) and a.dtype.kind == "f" else a
-                  for i, a in enumerate(call.inputs)]
+                  for i, a in enumerate(self.args[:n])]
         if k >= n:
             v = self.args[k]
             v.value = xp_of(v.value).asarray(host64(v) + delta)

@@ -375,8 +375,10 @@ class Trace(Naming, Listener):
         """``values`` (a tuple) with each tensor whose value an in-place change can replace
         (a Variable, a gradmagic.torch tensor: ``mutable``) replaced by a tensor of the
         value it has here (``vals[k]``, the value an op read, else its value now), read as
-        the same tensor: a later change must not change what a row shows. Values are never
-        written into: a change gives its tensor a new array, so this copies nothing."""
+        the same tensor: a later change must not change what a row shows. It copies
+        nothing: an in-place op gives its tensor a new array. (A write into the array of a
+        gradmagic.torch tensor's ``.numpy()``, which shares its memory as PyTorch's does, is
+        seen by no version counter, PyTorch's included, nor by the rows.)"""
         out = None
         for k, a in enumerate(values):
             if getattr(a, "mutable", False):

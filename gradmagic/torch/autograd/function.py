@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import warnings
 
 from ...core.backward import broadcast_axes, unbroadcast
 from ...core.context import LEVEL, listeners
@@ -41,6 +42,7 @@ class FunctionCtx:
     to_save = saved_versions = ()
     saved_changes = 0  # in-place changes counted when they were saved (graph.CHANGES)
     non_differentiable = frozenset()
+    dirty = ()  # the inputs forward changed in place (mark_dirty)
     materialize_grads = True
     freed = False  # the walk through its node freed what it saved (FunctionNode.freed)
     in_backward = False  # its backward is running (saved tensors stay readable meanwhile)
@@ -76,7 +78,9 @@ class FunctionCtx:
         self.non_differentiable = self.non_differentiable | {id(t) for t in tensors}
 
     def mark_dirty(self, *tensors):
-        """Accepted: gradmagic's in-place ops never change a saved array."""
+        """``forward`` changed these inputs in place: each is returned as the output it
+        became, its history the call's (see ``_dirty``)."""
+        self.dirty = self.dirty + tensors
 
     def set_materialize_grads(self, value):
         self.materialize_grads = bool(value)
@@ -259,8 +263,9 @@ class FunctionMeta(type):
         super().__init__(name, bases, ns)
         cls.prim = custom_primitive(name, "backward(ctx, grad_output)")
         cls.separate = any("setup_context" in vars(c) for c in cls.__mro__[:-2])  # less Function, object
-        try:
-            params = list(inspect.signature(ns["forward"]).parameters) if "forward" in ns else []
+        forward = next((vars(c)["forward"] for c in cls.__mro__[:-2] if "forward" in vars(c)), None)
+        try:  # (its own, or the one it inherits from a Function of the user's)
+            params = list(inspect.signature(forward).parameters) if forward is not None else []
         except (TypeError, ValueError):
             params = []
         cls.input_names = tuple(params if cls.separate else params[1:])
@@ -321,14 +326,18 @@ class Function(metaclass=FunctionMeta):
         for h in hooks:
             h.on_function_enter(cls.__name__, args, cls.names(len(args)))
         outs = None
-        try:
+        before = [(a.version, a.value) if isinstance(a, Tensor) else None for a in args]  # (for
+        try:  # an input forward changes in place: mark_dirty)
             token = GRAD.set(False)  # forward runs without recording, as in PyTorch
             try:
                 result = run_forward(cls, ctx, args, kwargs)
             finally:
                 GRAD.reset(token)
-            result, outs = _outputs(result, args)
-            if True in needs and GRAD.get():
+            grad = GRAD.get()
+            result, outs = _outputs(result, args, ctx.dirty if grad else ())
+            if ctx.dirty:
+                _dirty(ctx, args, before, result, outs, cls if True in needs and grad else None)
+            elif True in needs and grad:
                 _record(cls, ctx, args, outs)
         finally:
             for h in hooks:
@@ -336,9 +345,10 @@ class Function(metaclass=FunctionMeta):
         return result
 
 
-def _outputs(result, args):
+def _outputs(result, args, dirty=()):
     """The outputs as new tensors where ``forward`` returned one of its inputs (PyTorch
-    gives a view), and the tensors among them."""
+    gives a view) other than one it changed in place (``dirty``: itself, in grad mode, as
+    PyTorch), and the tensors among them."""
     if isinstance(result, Tensor):  # the commonest: one tensor, new unless it is an input
         for a in args:
             if a is result:
@@ -348,7 +358,8 @@ def _outputs(result, args):
     single = not isinstance(result, tuple)
     items = [result] if single else list(result)
     for k, r in enumerate(items):
-        if isinstance(r, CoreTensor) and (not isinstance(r, Tensor) or any(r is a for a in args)):
+        if isinstance(r, CoreTensor) and (not isinstance(r, Tensor) or any(r is a for a in args)
+                                          and not any(r is d for d in dirty)):
             like = next((a for a in args if isinstance(a, Tensor)), None)
             items[k] = as_tensor_of(r.value, like) if like is not None else r
     outs = tuple([r for r in items if isinstance(r, Tensor)])
@@ -371,3 +382,44 @@ def _record(cls, ctx, args, outs):
     for o in outs:  # outputs marked non-differentiable, or not floating, require no grad
         if o.value.dtype.kind in "fc" and not (dropped and id(o) in dropped):
             o.grad_fn = node
+    return node
+
+
+def _dirty(ctx, args, before, result, outs, cls):
+    """The inputs ``forward`` changed in place (``ctx.mark_dirty``), as PyTorch has them:
+    each must be returned; its version counts the call once more; where the call is
+    recorded (``cls``), it is the call's output, and the call's input is its version
+    before ``forward`` (its change under forward's no_grad is the call's, not a constant
+    one); where it is not, the change stays a constant one, as any under no_grad."""
+    returned = result if isinstance(result, tuple) else (result,)
+    dirty = {}  # position among the inputs -> the input
+    for t in ctx.dirty:
+        k = next((k for k, a in enumerate(args) if a is t), None)
+        if k is None:
+            warnings.warn("ctx.mark_dirty() received a tensor that was not an input. Only input "
+                          "Tensors that have been mutated should be passed to ctx.mark_dirty().",
+                          UserWarning, stacklevel=3)
+        elif GRAD.get() and not any(o is t for o in returned):
+            raise RuntimeError("Some elements marked as dirty during the forward method were not "
+                               "returned as output. The inputs that are modified inplace must all "
+                               "be outputs of the Function.")
+        elif cls is not None and t.grad_fn is None and t.leaf_requires_grad:
+            raise RuntimeError("a leaf Variable that requires grad has been used in an in-place "
+                               "operation.")
+        else:
+            dirty[k] = t
+    node = _record(cls, ctx, args, outs) if cls is not None else None
+    for k, t in dirty.items():
+        if node is None:  # not recorded: a constant change, one version more
+            t.unrecorded(t.value)
+            continue
+        version, value = before[k]
+        old = node.sources[k]
+        if old is not None and old.through:  # forward's change: recorded by the call after all
+            old.through = {i: v for i, v in old.through.items() if old.outs[i]() is not t} or None
+        node.versions = node.versions[:k] + (version,) + node.versions[k + 1:]
+        node.vals = node.vals[:k] + (value,) + node.vals[k + 1:]
+        node.changes = None  # its input is its output, changed: never walked as recorded
+        t.changed()
+        i = node.index(t)
+        node.out_versions = node.out_versions[:i] + (t.version,) + node.out_versions[i + 1:]
