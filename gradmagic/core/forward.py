@@ -278,6 +278,16 @@ class Accumulator:
         self._tangents[key] = tangent
         self._alive[key] = weakref.ref(value, forget)
 
+    def forget(self, value=None) -> None:
+        """Drop ``value``'s tangent (every tangent, with None): a value changed in place to one
+        that has none, a dialect's dual level left."""
+        if value is None:
+            self._tangents.clear()
+            self._alive.clear()
+        else:
+            self._alive.pop(id(value), None)
+            self._tangents.pop(id(value), None)
+
     def watch(self, primals, tangents) -> None:
         """Give ``primals`` (a Tensor or Variable, or a nest of them) the ``tangents`` (a
         nest of the same structure, each of its primal's shape and dtype). A primal that

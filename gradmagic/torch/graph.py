@@ -36,7 +36,7 @@ from .hooks import LIVE, with_hooks
 from .hooks import run as run_hooks
 from .modes import GRAD, INFERENCE
 from .values import c_name, castable, narrow, step_name, type_name
-from .views import put_state, refresh_views, sharing, state_of
+from .views import after_change, put_state, sharing, state_of
 
 # -- the graph -------------------------------------------------------------------------------
 _serials = itertools.count()
@@ -238,8 +238,7 @@ class Tensor(CoreTensor):
         value = new.value if isinstance(new, CoreTensor) else new
         if value.dtype != self.value.dtype:
             value = value.astype(castable(value.dtype, self.value.dtype))
-        old = self.grad_fn
-        node = new.grad_fn if isinstance(new, Tensor) and GRAD.get() else None
+        old, node = self.grad_fn, new.grad_fn if isinstance(new, Tensor) and GRAD.get() else None
         if old is not None and node is not None:  # a walk through the old version needs it
             old.keep(self)
         if node is not None:  # the op is recorded: its output is this tensor, new version
@@ -255,7 +254,7 @@ class Tensor(CoreTensor):
             else:
                 self.base.unrecorded(value)
         (self if self.base is None else self.base).spread(value)
-        refresh_views(self)  # the views of what shares its values: made again from them
+        after_change(self, new)  # its views made again, its tangent new's (forward AD)
         return self
 
     def alias(self):

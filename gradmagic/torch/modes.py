@@ -1,6 +1,7 @@
 """PyTorch's grad modes: ``no_grad``, ``enable_grad``, ``set_grad_enabled`` and
 ``inference_mode``, each a context manager and a decorator, over two context variables
-that the graph reads as ops run (so each thread and task has its own mode)."""
+that the graph reads as ops run (so each thread and task has its own mode); and the dual
+level of forward AD that is active."""
 
 from __future__ import annotations
 
@@ -9,6 +10,13 @@ import functools
 
 GRAD = contextvars.ContextVar("gradmagic_torch_grad", default=True)  # grad mode, per thread
 INFERENCE = contextvars.ContextVar("gradmagic_torch_inference", default=False)  # inference mode
+DUAL = [None]  # the dual level of forward AD: process-wide, as PyTorch's (``forward_ad.py``)
+
+
+def tangent_of(t):
+    """``t``'s tangent at the dual level (``autograd/forward_ad.py``), or None."""
+    level = DUAL[0]
+    return None if level is None else level.tangent(t)
 
 
 def is_grad_enabled() -> bool:

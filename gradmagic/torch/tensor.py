@@ -20,7 +20,7 @@ from ..core.tensor import to_array
 from .._backend import default_xp, to_host
 from .graph import as_tensor_of, backward
 from .hooks import register
-from .modes import GRAD, INFERENCE, no_grad
+from .modes import GRAD, INFERENCE, no_grad, tangent_of
 from .graph import Tensor as GraphTensor
 from .subgradients import standard_deviation, variance, vector_norm
 from .views import at, make_view, reshaped, swapped, transposed, write_through
@@ -196,7 +196,9 @@ class Tensor(GraphTensor):
         check_device("cuda", "Tensor.cuda")
 
     def clone(self, memory_format=None):
-        return ops.identity(self) if self.requires_grad else as_tensor_of(self.value.copy(), self)
+        if self.requires_grad or tangent_of(self) is not None:  # (recorded, or given a tangent)
+            return ops.identity(self)
+        return as_tensor_of(self.value.copy(), self)
 
     def contiguous(self, memory_format=None):
         return self
@@ -521,7 +523,8 @@ class Tensor(GraphTensor):
     def __setitem__(self, index, value):
         if isinstance(index, CoreTensor):
             index = index.value
-        if not (GRAD.get() and (self.requires_grad or getattr(value, "requires_grad", False))):
+        if not (GRAD.get() and (self.requires_grad or getattr(value, "requires_grad", False))
+                or tangent_of(self) is not None or tangent_of(value) is not None):
             new = self.value.copy()
             new[index] = value.value if isinstance(value, CoreTensor) else value
             self._in_place(new)

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .modes import tangent_of
+
 DEFAULT_INT = np.dtype("int64")
 DEFAULTS = {"float": np.dtype("float32")}  # torch.set_default_dtype's: process-wide, as PyTorch's
 
@@ -223,6 +225,9 @@ def format_tensor(t):
     extra = []
     if a.dtype not in (default_float(), DEFAULT_INT, np.dtype(bool)):
         extra.append(f"dtype=torch.{a.dtype}")
+    tangent = tangent_of(t)  # at the dual level of forward AD
+    if tangent is not None:
+        extra.append(f"tangent={format_tensor(tangent)}")
     if t.grad_fn is not None:
         extra.append(f"grad_fn={t.grad_fn!r}")
     elif t.requires_grad:

@@ -21,7 +21,7 @@ import weakref
 import numpy as np
 
 from ..core import ops
-from .modes import GRAD, no_grad
+from .modes import DUAL, GRAD, no_grad
 from .values import named
 
 
@@ -74,6 +74,18 @@ def transposed(axes=None):
 def swapped(a, b):
     """``swapaxes(base, a, b)``'s (``transpose(a, b)``, ``.mT``): the same swap."""
     return lambda base, new: base.copy_(ops.swapaxes(new, a, b))
+
+
+def after_change(t, new):
+    """What follows an in-place change of ``t`` to ``new``'s value: at the dual level of
+    forward AD, ``t``'s tangent is ``new``'s; the views of what shares its values are made
+    again from them (``refresh_views``)."""
+    level = DUAL[0]
+    if level is not None:
+        level.carry(new, t)
+    root = t if t.base is None else t.base  # (the commonest: nothing shares its values)
+    if root.views is not None or root.aliases is not None:
+        refresh_views(t)
 
 
 def refresh_views(t):

@@ -1,6 +1,6 @@
 """``torch.autograd``: ``backward`` and ``grad`` (walks of ``graph``), ``Function``,
-``gradcheck`` and ``gradgradcheck``, and ``functional`` (``jacobian``, ``hessian``, ``vjp``,
-``jvp``, ``vhp``, ``hvp``), on gradmagic's engine."""
+``gradcheck`` and ``gradgradcheck``, ``functional`` (``jacobian``, ``hessian``, ``vjp``,
+``jvp``, ``vhp``, ``hvp``) and ``forward_ad`` (dual tensors), on gradmagic's engine."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from ..anomaly import detect_anomaly, set_detect_anomaly
 from ..graph import Tensor, backward, grad
 from ..modes import enable_grad, no_grad, set_grad_enabled
 from ..values import missing
-from . import function, functional
-from .checks import GradcheckError, gradcheck, gradgradcheck
+from . import forward_ad, function, functional
+from .gradcheck import GradcheckError, gradcheck, gradgradcheck  # (the function hides the module)
 from .function import Function, FunctionCtx, once_differentiable
 
 
@@ -26,7 +26,7 @@ def Variable(data, requires_grad=False, volatile=False):  # noqa: N802  (PyTorch
 
 __all__ = ["Variable", "backward", "grad", "Function", "FunctionCtx", "once_differentiable", "gradcheck",
            "gradgradcheck", "GradcheckError", "function", "no_grad", "enable_grad",
-           "set_grad_enabled", "detect_anomaly", "set_detect_anomaly", "functional"]
+           "set_grad_enabled", "detect_anomaly", "set_detect_anomaly", "functional", "forward_ad"]
 
 
 def __getattr__(name):

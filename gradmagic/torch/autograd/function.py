@@ -10,6 +10,7 @@ words.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import warnings
@@ -21,12 +22,14 @@ from ...core.ops import astype
 from ...core.primitive import Primitive, variadic
 from ...core.tensor import Tensor as CoreTensor
 from ..graph import CHANGES, FREED, Node, Tensor, as_tensor_of
-from ..modes import GRAD, no_grad
+from ..modes import DUAL, GRAD, no_grad
+from .forward_ad import function_tangents, unheard_by
 
+NOTHING = contextlib.nullcontext()
 WORDS = {"grad_fn": "backward", "upstream": "grad_output", "upstream gradient": "grad_output",
          "an": "a", "stop_gradient": "detach()", "example": "return grad_output * 2 * x",
          "check_grad": "torch.autograd.gradcheck", "create_graph": "create_graph=True",
-         "forward": "backward, transposed",
+         "forward": "jvp",
          "unrecorded_fix": "return it from forward as an extra output and save it with "
                            "ctx.save_for_backward (a saved output keeps its graph), or recompute "
                            "it in backward from ctx.saved_tensors",
@@ -43,6 +46,8 @@ class FunctionCtx:
     saved_changes = 0  # in-place changes counted when they were saved (graph.CHANGES)
     non_differentiable = frozenset()
     dirty = ()  # the inputs forward changed in place (mark_dirty)
+    for_forward = ()  # what save_for_forward saved, which saved_tensors gives jvp
+    in_jvp = False
     materialize_grads = True
     freed = False  # the walk through its node freed what it saved (FunctionNode.freed)
     in_backward = False  # its backward is running (saved tensors stay readable meanwhile)
@@ -60,8 +65,14 @@ class FunctionCtx:
         self.saved_versions = tuple([getattr(t, "version", 0) for t in tensors])
         self.saved_changes = CHANGES[0]
 
+    def save_for_forward(self, *tensors):
+        """Keep ``tensors`` for ``jvp``, which reads them as ``ctx.saved_tensors``."""
+        self.for_forward = tensors
+
     @property
     def saved_tensors(self):
+        if self.in_jvp:
+            return self.for_forward
         if self.freed and not self.in_backward:
             raise RuntimeError(FREED)
         if self.saved_changes == CHANGES[0]:  # no in-place op since: every version as saved
@@ -312,6 +323,11 @@ class Function(metaclass=FunctionMeta):
 
     vjp = backward
 
+    @staticmethod
+    def jvp(ctx, *grad_inputs):
+        raise NotImplementedError("You must implement the jvp function for custom autograd.Function "
+                                  "to use it with forward mode AD.")
+
     @classmethod
     def apply(cls, *args, **kwargs):
         """Run ``forward`` and record the call as one op whose gradient is ``backward``."""
@@ -327,10 +343,13 @@ class Function(metaclass=FunctionMeta):
             h.on_function_enter(cls.__name__, args, cls.names(len(args)))
         outs = None
         before = [(a.version, a.value) if isinstance(a, Tensor) else None for a in args]  # (for
-        try:  # an input forward changes in place: mark_dirty)
+        dual = DUAL[0]  # an input forward changes in place: mark_dirty)
+        dual = dual if dual is not None and any(dual.tangent(a) is not None for a in args) else None
+        try:
             token = GRAD.set(False)  # forward runs without recording, as in PyTorch
             try:
-                result = run_forward(cls, ctx, args, kwargs)
+                with unheard_by(dual) if dual is not None else NOTHING:  # (on primals)
+                    result = run_forward(cls, ctx, args, kwargs)
             finally:
                 GRAD.reset(token)
             grad = GRAD.get()
@@ -339,6 +358,9 @@ class Function(metaclass=FunctionMeta):
                 _dirty(ctx, args, before, result, outs, cls if True in needs and grad else None)
             elif True in needs and grad:
                 _record(cls, ctx, args, outs)
+            if dual is not None:  # forward AD: the outputs' tangents from jvp
+                like = next(a for a in args if isinstance(a, Tensor))
+                function_tangents(FunctionCall(cls, ctx, args, like), result)
         finally:
             for h in hooks:
                 h.on_function_exit(cls.__name__, outs)

@@ -12,6 +12,7 @@ import numpy as np
 from ..._backend import to_host, xp_of
 from ...core.context import unheard
 from ..graph import Tensor, as_tensor_of, grad
+from .forward_ad import dual_level, make_dual, unpack_dual
 
 
 class GradcheckError(RuntimeError):
@@ -78,6 +79,26 @@ def _analytical(outputs, inputs, wanted):
 _SHOWN = contextlib.nullcontext()  # a pass a trace hears
 
 
+def _forward_mode(func, inputs, wanted):
+    """Per output, per wanted input: shape (input size, output size), from forward-mode
+    passes (``forward_ad.py``), one per input element: the tangents of the outputs."""
+    outputs = _outputs(func, inputs)
+    result = [[np.zeros((inputs[k].value.size, o.value.size)) for k in wanted] for o in outputs]
+    for col, k in enumerate(wanted):
+        x = inputs[k]
+        for i in range(x.value.size):
+            onehot = np.zeros(x.value.size, dtype=x.dtype)
+            onehot[i] = 1
+            with unheard() if col or i else _SHOWN, dual_level():
+                args = list(inputs)
+                args[k] = make_dual(x, _leaf(onehot.reshape(x.value.shape), x, False))
+                for j, o in enumerate(_outputs(func, args)):
+                    t = unpack_dual(o).tangent
+                    if t is not None:
+                        result[j][col][i, :] = np.asarray(to_host(t.value), dtype=np.float64).reshape(-1)
+    return result
+
+
 def _where(n, a, atol, rtol):
     bad = np.abs(a - n) - (atol + rtol * np.abs(n))
     i, j = np.unravel_index(int(np.argmax(bad)), bad.shape)
@@ -93,7 +114,9 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
               check_backward_ad=True, fast_mode=False, masked=None):
     """``torch.autograd.gradcheck``: True when the gradients of ``func`` at ``inputs`` match
     finite differences; else a ``GradcheckError`` naming the output, the input and the
-    element that differ (or False, with ``raise_exception=False``)."""
+    element that differ (or False, with ``raise_exception=False``). ``check_forward_ad``
+    checks forward mode's Jacobian too (a ``Function``'s ``jvp``); ``check_backward_ad=False``
+    leaves out reverse mode's (a ``Function`` without ``backward``)."""
     inputs = _tuple(inputs)
     wanted = [k for k, x in enumerate(inputs) if isinstance(x, Tensor) and x.requires_grad]
     if not wanted:
@@ -104,21 +127,25 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
             warnings.warn(f"Input #{k} requires gradient and is not a double precision floating "
                           "point or complex. This check will likely fail if all the inputs are "
                           "not of double precision floating point or complex. ", stacklevel=2)
-    outputs = _outputs(func, inputs)
-    analytical = _analytical(outputs, inputs, wanted)
+    modes = []  # (how the analytical Jacobian was computed, in the failure's words; it)
+    if check_backward_ad:
+        modes.append(("", _analytical(_outputs(func, inputs), inputs, wanted)))
+    if check_forward_ad:
+        modes.append(("computed with forward mode ", _forward_mode(func, inputs, wanted)))
     with unheard():  # the probes, two calls per element a step apart: the check's own, unheard
         numerical = {k: _numerical(func, inputs, k, eps) for k in wanted}
-    for j, per_input in enumerate(analytical):
-        for a, k in zip(per_input, wanted):
-            n = numerical[k][j]
-            if np.allclose(a, n, rtol=rtol, atol=atol):
-                continue
-            if not raise_exception:
-                return False
-            with np.printoptions(precision=4, suppress=True):
-                raise GradcheckError(
-                    f"Jacobian mismatch for output {j} with respect to input {k},\n"
-                    f"numerical:{n}\nanalytical:{a}\n\n{_where(n, a, atol, rtol)}")
+    for how, analytical in modes:
+        for j, per_input in enumerate(analytical):
+            for a, k in zip(per_input, wanted):
+                n = numerical[k][j]
+                if np.allclose(a, n, rtol=rtol, atol=atol):
+                    continue
+                if not raise_exception:
+                    return False
+                with np.printoptions(precision=4, suppress=True):
+                    raise GradcheckError(
+                        f"Jacobian {how}mismatch for output {j} with respect to input {k},\n"
+                        f"numerical:{n}\nanalytical:{a}\n\n{_where(n, a, atol, rtol)}")
     return True
 
 
