@@ -240,6 +240,33 @@ def test_a_second_backward_through_a_freed_graph_raises_pytorchs_error():
         y.backward()
 
 
+def test_autograd_grad_walks_only_the_nodes_on_the_way_to_its_inputs():
+    """As PyTorch 2.13.0: autograd.grad(y, h) goes over, and frees, only what lies between
+    y and h, so a freed graph behind h does not stop it (it raised), and the part behind h
+    that it did not go over can still be walked; backward() goes over all and raises."""
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    h = x * 2
+    h.sum().backward()  # frees h's node
+    y = (h * 3).sum()
+    assert torch.autograd.grad(y, h, retain_graph=True)[0].tolist() == [3.0, 3.0]
+    with pytest.raises(RuntimeError, match="Trying to backward through the graph a second time"):
+        y.backward()
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    h = x * 2
+    y = (h * 3).sum()
+    assert torch.autograd.grad(y, h)[0].tolist() == [3.0, 3.0]  # frees what it went over
+    h.sum().backward()  # h's node: not gone over, not freed
+    assert x.grad.tolist() == [2.0, 2.0]
+    with pytest.raises(RuntimeError, match="Trying to backward through the graph a second time"):
+        y.backward()
+    with gm.trace() as tr:
+        a = torch.tensor(1.0, requires_grad=True)
+        b = torch.tensor(2.0, requires_grad=True)
+        z = a * b + b.exp()
+        (ga,) = torch.autograd.grad(z, a)  # d/da = b; exp(b) is not on the way to a
+    assert ga.item() == 2.0 and "exp" not in [r.node for r in tr.backward]
+
+
 def test_retain_graph_allows_a_second_backward():
     x = torch.tensor(2.0, requires_grad=True)
     y = x * x

@@ -18,11 +18,12 @@ from ..core.kinks import maximum_halves, minimum_halves
 from ..core.tensor import Tensor as CoreTensor
 from ..core.tensor import to_array
 from .._backend import default_xp, to_host
-from .graph import as_tensor_of, backward
+from .graph import as_tensor_of
 from .hooks import register
 from .modes import GRAD, INFERENCE, no_grad, tangent_of
 from .graph import Tensor as GraphTensor
 from .subgradients import standard_deviation, variance, vector_norm
+from .walk import backward
 from .views import at, make_view, reshaped, swapped, transposed, write_through
 from .values import (DEFAULT_INT, Device, Size, SizeMethod, check_device, default_float,
                      format_tensor, generator_of, type_name)

@@ -5,7 +5,8 @@
 from __future__ import annotations
 
 from ..anomaly import detect_anomaly, set_detect_anomaly
-from ..graph import Tensor, backward, grad
+from ..graph import Tensor
+from ..walk import backward, grad
 from ..modes import enable_grad, no_grad, set_grad_enabled
 from ..values import missing
 from . import forward_ad, function, functional

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 from ..._backend import xp_of
 from ...core import ops
-from ..graph import Tensor, as_tensor_of, grad
+from ..graph import Tensor, as_tensor_of
+from ..walk import grad
 from ..modes import enable_grad, is_grad_enabled, set_grad_enabled
 
 __all__ = ["vjp", "jvp", "jacobian", "hessian", "hvp", "vhp"]

@@ -11,7 +11,8 @@ import numpy as np
 
 from ..._backend import to_host, xp_of
 from ...core.context import unheard
-from ..graph import Tensor, as_tensor_of, grad
+from ..graph import Tensor, as_tensor_of
+from ..walk import grad
 from .forward_ad import dual_level, make_dual, unpack_dual
 
 
