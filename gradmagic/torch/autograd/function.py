@@ -10,7 +10,6 @@ words.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import inspect
 import warnings
@@ -25,7 +24,6 @@ from ..graph import CHANGES, FREED, Node, Tensor, as_tensor_of
 from ..modes import DUAL, GRAD, no_grad
 from .forward_ad import function_tangents, unheard_by
 
-NOTHING = contextlib.nullcontext()
 WORDS = {"grad_fn": "backward", "upstream": "grad_output", "upstream gradient": "grad_output",
          "an": "a", "stop_gradient": "detach()", "example": "return grad_output * 2 * x",
          "check_grad": "torch.autograd.gradcheck", "create_graph": "create_graph=True",
@@ -332,24 +330,30 @@ class Function(metaclass=FunctionMeta):
     def apply(cls, *args, **kwargs):
         """Run ``forward`` and record the call as one op whose gradient is ``backward``."""
         ctx = FunctionCtx()
+        # before: each input's version and value, for one forward changes in place (mark_dirty)
         if len(args) == 1:  # the commonest
             a = args[0]
-            needs = ctx.needs_input_grad = (isinstance(a, Tensor) and (
-                a.grad_fn is not None or a.leaf_requires_grad),)
+            ours = isinstance(a, Tensor)
+            needs = ctx.needs_input_grad = (ours and (a.grad_fn is not None or a.leaf_requires_grad),)
+            before = ((a.version, a.value) if ours else None,)
         else:
             needs = ctx.needs_input_grad = tuple([isinstance(a, Tensor) and a.requires_grad for a in args])
+            before = [(a.version, a.value) if isinstance(a, Tensor) else None for a in args]
         hooks = listeners()
         for h in hooks:
             h.on_function_enter(cls.__name__, args, cls.names(len(args)))
         outs = None
-        before = [(a.version, a.value) if isinstance(a, Tensor) else None for a in args]  # (for
-        dual = DUAL[0]  # an input forward changes in place: mark_dirty)
-        dual = dual if dual is not None and any(dual.tangent(a) is not None for a in args) else None
+        dual = DUAL[0]  # forward AD, where an input has a tangent at the dual level
+        if dual is not None and not any(dual.tangent(a) is not None for a in args):
+            dual = None
         try:
             token = GRAD.set(False)  # forward runs without recording, as in PyTorch
             try:
-                with unheard_by(dual) if dual is not None else NOTHING:  # (on primals)
+                if dual is None:
                     result = run_forward(cls, ctx, args, kwargs)
+                else:
+                    with unheard_by(dual):  # forward sees the primals, as PyTorch's
+                        result = run_forward(cls, ctx, args, kwargs)
             finally:
                 GRAD.reset(token)
             grad = GRAD.get()
