@@ -101,6 +101,47 @@ def test_tangents_follow_in_place_ops_views_clone_and_item_assignment():
                                    [0.7310586, 8.8079708, 95.2574127], rtol=1e-6)
 
 
+# Tangents printed by PyTorch 2.13.0 (rounded to 4 places) for p = [[1, -2, 3], [0.5, 4, -1]]
+# and t = [[1, 10, 100], [-1, 0.5, 2]] in float64: ops made of other ops (sort, topk, median,
+# gather, scatter_add ...) and losses give theirs too; none is silently dropped.
+P, T = [[1.0, -2.0, 3.0], [0.5, 4.0, -1.0]], [[1.0, 10.0, 100.0], [-1.0, 0.5, 2.0]]
+OP_TANGENTS = {
+    "abs": (lambda d: d.abs(), [1.0, -10.0, 100.0, -1.0, 0.5, -2.0]),
+    "where": (lambda d: torch.where(d > 0, d, d * 2), [1.0, 20.0, 100.0, -1.0, 0.5, 4.0]),
+    "max_dim": (lambda d: d.max(dim=1).values, [100.0, 0.5]),
+    "fancy": (lambda d: d[[0, 1], [2, 0]], [100.0, -1.0]),
+    "clamp": (lambda d: d.clamp(-1.5, 2.5), [1.0, 0.0, 0.0, -1.0, 0.0, 2.0]),
+    "norm": (lambda d: torch.linalg.norm(d), [50.1774]),
+    "std": (lambda d: d.std(), [15.4949]),
+    "softmax": (lambda d: torch.softmax(d, 1), [-10.2784, -0.4586, 10.737, -0.0427, 0.0327, 0.01]),
+    "sort": (lambda d: d.sort(1).values, [10.0, 1.0, 100.0, 2.0, -1.0, 0.5]),
+    "cumsum": (lambda d: d.cumsum(1), [1.0, 11.0, 111.0, -1.0, -0.5, 1.5]),
+    "gather": (lambda d: d.gather(1, torch.tensor([[0, 2], [1, 1]])), [1.0, 100.0, 0.5, 0.5]),
+    "masked_fill": (lambda d: d.masked_fill(d < 0, 0.0), [1.0, 0.0, 100.0, -1.0, 0.5, 0.0]),
+    "prod": (lambda d: d.prod(1), [-176.0, 7.75]),
+    "topk": (lambda d: d.topk(2, 1).values, [100.0, 1.0, 0.5, -1.0]),
+    "chunk": (lambda d: d.chunk(3, 1)[1], [10.0, 0.5]),
+    "roll": (lambda d: torch.roll(d, 1, 1), [100.0, 1.0, 10.0, 2.0, -1.0, 0.5]),
+    "median": (lambda d: d.median(), [-1.0]),
+    "einsum": (lambda d: torch.einsum("ij,ij->i", d, d), [562.0, -1.0]),
+    "scatter_add": (lambda d: torch.zeros(2, 3, dtype=torch.float64).scatter_add(
+        1, torch.tensor([[0, 0, 1], [2, 2, 2]]), d), [11.0, 100.0, 0.0, 0.0, 0.0, 1.5]),
+    "gelu": (lambda d: torch.nn.functional.gelu(d), [1.0833, -0.8523, 101.1946, -0.8675, 0.5003, -0.1666]),
+    "cross_entropy": (lambda d: torch.nn.functional.cross_entropy(d, torch.tensor([2, 0])), [-5.3982]),
+    "huber": (lambda d: torch.nn.functional.huber_loss(d, torch.zeros_like(d)), [14.8333]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(OP_TANGENTS))
+def test_every_kind_of_op_gives_pytorchs_tangent(name):
+    fn, expected = OP_TANGENTS[name]
+    with fwAD.dual_level():
+        d = fwAD.make_dual(torch.tensor(P, dtype=torch.float64), torch.tensor(T, dtype=torch.float64))
+        got = tangent(fn(d))
+    assert got is not None
+    np.testing.assert_allclose(got.reshape(-1).tolist(), expected, rtol=1e-4, atol=1e-4)
+
+
 # -- a custom Function's jvp ----------------------------------------------------------------------
 class Fn(torch.autograd.Function):
     """The tutorial's: exp, its jvp from the result kept on ctx, and no backward."""
