@@ -25,7 +25,7 @@ from .. import out_of_scope
 from ..core import ops
 from ..core.kinks import maximum_halves, minimum_halves
 from ..core.tensor import Tensor as CoreTensor
-from . import autograd, linalg, nn, values, views
+from . import autograd, functions, linalg, nn, values, views
 from .modes import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad,
                     set_grad_enabled)
 from .tensor import Tensor, make
@@ -35,6 +35,7 @@ from .values import (DEFAULT_GENERATOR, DEFAULTS, Device, Generator, Size, check
                      generator_of, missing)
 
 install(Tensor)  # the methods methods.py adds (gather, topk, det ...)
+functions.install(Tensor)  # and functions.py (asin, atan2, lerp, diag ...)
 out_of_scope.install()  # `from gradmagic.<dialect> import <missing>` says what __getattr__ says
 
 # the PyTorch whose behaviour this follows (its tests compare with it), marked as gradmagic's,
@@ -270,7 +271,8 @@ _METHODS = ("exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "erf", "relu"
             "all", "any", "eq", "ne", "lt", "le", "gt", "ge", "tan", "masked_fill",
             "index_select", "gather", "scatter_add", "split", "chunk", "topk", "median", "det",
             "inverse", "tril", "triu", "roll", "nonzero", "floor", "ceil", "trunc", "round")
-globals().update({name: _method(name) for name in _METHODS})
+globals().update({name: _method(name) for name in _METHODS + tuple(functions.METHODS)
+                  + tuple(functions.ALIASES)})
 absolute, negative, multiply, subtract, divide = abs, neg, mul, sub, div  # noqa: F821
 
 

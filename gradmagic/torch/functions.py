@@ -1,0 +1,178 @@
+"""More of PyTorch's math, as ``torch.<name>(input, ...)`` and ``Tensor.<name>(...)``: the
+inverse and hyperbolic trigonometric functions, ``atan2``, ``hypot``, ``remainder``,
+``lerp``, ``addcmul``, the tests for NaN and infinity, and the diagonal, tiling and
+cumulative product functions. Each is the NumPy function of the same meaning on the
+tensor, so the engine's rule for it gives the gradient; what differs from NumPy is
+PyTorch's: its names, ``dim`` for ``axis``, an integer tensor computed in the default float
+dtype, ``atan2(input, other)`` meaning arctan(input / other).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core import ops
+from .graph import as_tensor_of
+from .values import default_float
+
+
+def _floating(t):
+    """``t``, an integer or boolean tensor in the default float dtype, as PyTorch computes
+    the transcendental functions."""
+    return t if t.dtype.kind in "fc" else t.type(default_float())
+
+
+def _unary(name, fn):
+    def method(self):
+        return fn(_floating(self))
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = f"``Tensor.{name}()``, elementwise."
+    return method
+
+
+def _test(name, fn):
+    def method(self):
+        return as_tensor_of(fn(self.value), self)
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = f"``Tensor.{name}()``: a bool tensor, elementwise (no gradient)."
+    return method
+
+
+UNARY = {"asin": np.arcsin, "acos": np.arccos, "atan": np.arctan, "sinh": np.sinh,
+         "cosh": np.cosh, "asinh": np.arcsinh, "acosh": np.arccosh, "atanh": np.arctanh,
+         "log10": np.log10, "log2": np.log2, "exp2": np.exp2, "deg2rad": np.deg2rad,
+         "rad2deg": np.rad2deg, "sinc": np.sinc, "rsqrt": lambda x: 1 / np.sqrt(x),
+         "frac": lambda x: x - np.trunc(x)}
+TESTS = {"isnan": np.isnan, "isinf": np.isinf, "isfinite": np.isfinite,
+         "logical_not": np.logical_not}
+
+
+def atan2(self, other):
+    """``atan2(input, other)``: the angle of (other, input), arctan(input / other)."""
+    return np.arctan2(_floating(self), other)
+
+
+def hypot(self, other):
+    return np.hypot(self, other)
+
+
+def logaddexp(self, other):
+    return np.logaddexp(_floating(self), other)
+
+
+def remainder(self, other):
+    """Python's ``%``: the sign of ``other`` (``fmod`` has ``input``'s)."""
+    return np.remainder(self, other)
+
+
+def fmod(self, other):
+    return np.fmod(self, other)
+
+
+def logical_and(self, other):
+    return as_tensor_of(np.logical_and(self.value, getattr(other, "value", other)), self)
+
+
+def xlogy(self, other):
+    """``input * log(other)``, 0 where ``input`` is 0 (even where ``other`` is 0)."""
+    return ops.where(self == 0, self * 0, self * np.log(_floating(other) if hasattr(other, "dtype")
+                                                         else other))
+
+
+def lerp(self, end, weight):
+    """``input + weight * (end - input)``."""
+    return self + weight * (end - self)
+
+
+def addcmul(self, tensor1, tensor2, *, value=1):
+    return self + value * tensor1 * tensor2
+
+
+def addcdiv(self, tensor1, tensor2, *, value=1):
+    return self + value * tensor1 / tensor2
+
+
+def broadcast_to(self, size):
+    return ops.broadcast_to(self, tuple(size))
+
+
+def tile(self, dims):
+    return np.tile(self, tuple(dims))
+
+
+def diag(self, diagonal=0):
+    """A 1-D tensor's diagonal matrix, or a 2-D tensor's diagonal, as NumPy's ``diag``."""
+    return np.diag(self, diagonal)
+
+
+def diagonal(self, offset=0, dim1=0, dim2=1):
+    return np.diagonal(self, offset, dim1, dim2)
+
+
+def trace(self):
+    return np.trace(self)
+
+
+def cumprod(self, dim, *, dtype=None):
+    out = np.cumprod(self, axis=dim)
+    return out if dtype is None else out.type(dtype)
+
+
+def argsort(self, dim=-1, descending=False, stable=False):
+    keys = -self.value if descending else self.value
+    return as_tensor_of(np.argsort(keys, axis=dim, kind="stable"), self).type(np.int64)
+
+
+def swapaxes(self, axis0, axis1):
+    return self.transpose(axis0, axis1)
+
+
+def narrow(self, dim, start, length):
+    index = [slice(None)] * self.ndim
+    index[dim] = slice(start, start + length)
+    return self[tuple(index)]
+
+
+def select(self, dim, index):
+    at = [slice(None)] * self.ndim
+    at[dim] = index
+    return self[tuple(at)]
+
+
+def inner(self, other):
+    return np.inner(self, other)
+
+
+def kron(self, other):
+    return np.kron(self, other)
+
+
+def nansum(self, dim=None, keepdim=False):
+    return np.nansum(self, axis=dim, keepdims=keepdim)
+
+
+def nanmean(self, dim=None, keepdim=False):
+    return np.nanmean(self, axis=dim, keepdims=keepdim)
+
+
+def nan_to_num(self, nan=0.0, posinf=None, neginf=None):
+    return np.nan_to_num(self, nan=nan, posinf=posinf, neginf=neginf)
+
+
+METHODS = {**{name: _unary(name, fn) for name, fn in UNARY.items()},
+           **{name: _test(name, fn) for name, fn in TESTS.items()},
+           **{f.__name__: f for f in (atan2, hypot, logaddexp, remainder, fmod, logical_and, xlogy,
+                                      lerp, addcmul, addcdiv, broadcast_to, tile, diag, diagonal,
+                                      trace, cumprod, argsort, swapaxes, narrow, select, inner,
+                                      kron, nansum, nanmean, nan_to_num)}}
+ALIASES = {"arcsin": "asin", "arccos": "acos", "arctan": "atan", "arcsinh": "asinh",
+           "arccosh": "acosh", "arctanh": "atanh", "arctan2": "atan2", "true_divide": "div",
+           "swapdims": "swapaxes"}
+
+
+def install(cls):
+    """Attach ``METHODS`` and their ``ALIASES`` to ``cls`` (``torch.Tensor``)."""
+    for name, f in METHODS.items():
+        setattr(cls, name, f)
+    for alias, name in ALIASES.items():
+        setattr(cls, alias, getattr(cls, name))

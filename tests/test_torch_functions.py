@@ -1,0 +1,150 @@
+"""gradmagic.torch: more of PyTorch's math (``functions.py``): values, output dtypes and
+gradients, in float32 and float64, against PyTorch 2.13.0+cpu, which printed every expected
+number below (rounded to 5 places) running the same cases with ``import torch``."""
+
+import math
+
+import numpy as np
+import pytest
+
+import gradmagic.torch as torch
+
+CASES = {  # each a function of x and y, both requiring grad
+    "asin": lambda x, y: torch.asin(x * 0.5),
+    "acos": lambda x, y: x.mul(0.5).acos(),
+    "atan": lambda x, y: torch.atan(x),
+    "arcsin": lambda x, y: torch.arcsin(x * 0.5),
+    "sinh": lambda x, y: torch.sinh(x),
+    "cosh": lambda x, y: x.cosh(),
+    "asinh": lambda x, y: torch.asinh(x),
+    "acosh": lambda x, y: torch.acosh(x.abs() + 1),
+    "atanh": lambda x, y: torch.atanh(x * 0.5),
+    "log10": lambda x, y: torch.log10(x.abs()),
+    "log2": lambda x, y: x.abs().log2(),
+    "exp2": lambda x, y: torch.exp2(x),
+    "deg2rad": lambda x, y: torch.deg2rad(x),
+    "rad2deg": lambda x, y: torch.rad2deg(x),
+    "sinc": lambda x, y: torch.sinc(x),
+    "rsqrt": lambda x, y: torch.rsqrt(x.abs()),
+    "frac": lambda x, y: torch.frac(x * 3),
+    "atan2": lambda x, y: torch.atan2(x, y),
+    "arctan2": lambda x, y: torch.arctan2(y, x),
+    "hypot": lambda x, y: torch.hypot(x, y),
+    "logaddexp": lambda x, y: torch.logaddexp(x, y),
+    "remainder": lambda x, y: torch.remainder(x * 3, y),
+    "fmod": lambda x, y: torch.fmod(x * 3, y),
+    "xlogy": lambda x, y: torch.xlogy(x, y.abs()),
+    "lerp": lambda x, y: torch.lerp(x, y, 0.25),
+    "addcmul": lambda x, y: torch.addcmul(x, x, y, value=2),
+    "addcdiv": lambda x, y: torch.addcdiv(x, x, y, value=0.5),
+    "broadcast_to": lambda x, y: torch.broadcast_to(x, (2, 3)),
+    "tile": lambda x, y: torch.tile(x, (2,)),
+    "diag": lambda x, y: torch.diag(x),
+    "diag2": lambda x, y: torch.diag(torch.outer(x, y)),
+    "diagonal": lambda x, y: torch.outer(x, y).diagonal(1),
+    "trace": lambda x, y: torch.trace(torch.outer(x, y)),
+    "cumprod": lambda x, y: torch.cumprod(x, 0),
+    "swapaxes": lambda x, y: torch.outer(x, y).swapaxes(0, 1),
+    "narrow": lambda x, y: torch.narrow(x, 0, 1, 2),
+    "select": lambda x, y: torch.outer(x, y).select(1, 2),
+    "inner": lambda x, y: torch.inner(x, y),
+    "kron": lambda x, y: torch.kron(x, y),
+    "nansum": lambda x, y: torch.nansum(x),
+    "nanmean": lambda x, y: torch.nanmean(x),
+    "nan_to_num": lambda x, y: torch.nan_to_num(x / (x - x[0])),
+    "true_divide": lambda x, y: torch.true_divide(x, y),
+    "isnan": lambda x, y: torch.isnan(x / 0 * 0),
+    "isinf": lambda x, y: torch.isinf(x / 0),
+    "isfinite": lambda x, y: torch.isfinite(x / (x - x[1])),
+    "logical_not": lambda x, y: torch.logical_not(x > 0),
+    "logical_and": lambda x, y: torch.logical_and(x > 0, y > 0),
+    "argsort": lambda x, y: torch.argsort(x, descending=True),
+    "int_asin": lambda x, y: torch.asin(torch.tensor([0, 1])),
+}
+
+# name: (output dtype for float64 inputs, value, gradient for x, for y), from PyTorch
+EXPECTED = {
+    "asin": ("float64", [0.35757, -0.6435, 1.25324], [0.53376, 0.625, 1.60128], None),
+    "acos": ("float64", [1.21323, 2.2143, 0.31756], [-0.53376, -0.625, -1.60128], None),
+    "atan": ("float64", [0.61073, -0.87606, 1.08632], [0.67114, 0.40984, 0.21692], None),
+    "arcsin": ("float64", [0.35757, -0.6435, 1.25324], [0.53376, 0.625, 1.60128], None),
+    "sinh": ("float64", [0.75858, -1.50946, 3.26816], [1.25517, 1.81066, 3.41773], None),
+    "cosh": ("float64", [1.25517, 1.81066, 3.41773], [0.75858, -1.50946, 3.26816], None),
+    "asinh": ("float64", [0.65267, -1.01597, 1.398], [0.81923, 0.64018, 0.46575], None),
+    "acosh": ("float64", [1.12323, 1.42542, 1.72671], [0.72739, -0.51031, 0.36736], None),
+    "atanh": ("float64", [0.36544, -0.69315, 1.83178], [0.5698, 0.78125, 5.12821], None),
+    "log10": ("float64", [-0.1549, 0.07918, 0.27875], [0.62042, -0.36191, 0.22858], None),
+    "log2": ("float64", [-0.51457, 0.26303, 0.926], [2.06099, -1.20225, 0.75931], None),
+    "exp2": ("float64", [1.6245, 0.43528, 3.73213], [1.12602, 0.30171, 2.58692], None),
+    "deg2rad": ("float64", [0.01222, -0.02094, 0.03316], [0.01745, 0.01745, 0.01745], None),
+    "rad2deg": ("float64", [40.10705, -68.75494, 108.86198], [57.29578, 57.29578, 57.29578], None),
+    "sinc": ("float64", [0.36788, -0.15591, -0.05177], [-1.36524, 0.54425, 0.5278], None),
+    "rsqrt": ("float64", [1.19523, 0.91287, 0.72548], [-0.85373, 0.38036, -0.19091], None),
+    "frac": ("float64", [0.1, -0.6, 0.7], [3.0, 3.0, 3.0], None),
+    "atan2": ("float64", [0.43663, -0.98279, 2.49172], [0.54745, 0.38462, -0.25355], [-0.25547, 0.57692, -0.1927]),
+    "arctan2": ("float64", [1.13417, 2.55359, -0.92093], [-0.54745, -0.38462, 0.25355], [0.25547, -0.57692, 0.1927]),
+    "hypot": ("float64", [1.65529, 1.44222, 3.14006], [0.42289, -0.83205, 0.60508], [0.90618, 0.5547, -0.79616]),
+    "logaddexp": ("float64", [1.8711, 0.92693, 1.9122], [0.31003, 0.1192, 0.98787], [0.68997, 0.8808, 0.01213]),
+    "remainder": ("float64", [0.6, 0.4, -1.8], [3.0, 3.0, 3.0], [-1.0, 5.0, 3.0]),
+    "fmod": ("float64", [0.6, -0.4, 0.7], [3.0, 3.0, 3.0], [-1.0, 4.0, 2.0]),
+    "xlogy": ("float64", [0.28383, 0.26777, 1.74095], [0.40547, -0.22314, 0.91629], [0.46667, -1.5, -0.76]),
+    "lerp": ("float64", [0.9, -0.7, 0.8], [0.75, 0.75, 0.75], [0.25, 0.25, 0.25]),
+    "addcmul": ("float64", [2.8, -3.12, -7.6], [4.0, 2.6, -4.0], [1.4, -2.4, 3.8]),
+    "addcdiv": ("float64", [0.93333, -1.95, 1.52], [1.33333, 1.625, 0.8], [-0.15556, 0.9375, -0.152]),
+    "broadcast_to": ("float64", [0.7, -1.2, 1.9, 0.7, -1.2, 1.9], [2.0, 2.0, 2.0], None),
+    "tile": ("float64", [0.7, -1.2, 1.9, 0.7, -1.2, 1.9], [2.0, 2.0, 2.0], None),
+    "diag": ("float64", [0.7, 0.0, 0.0, 0.0, -1.2, 0.0, 0.0, 0.0, 1.9], [1.0, 1.0, 1.0], None),
+    "diag2": ("float64", [1.05, -0.96, -4.75], [1.5, 0.8, -2.5], [0.7, -1.2, 1.9]),
+    "diagonal": ("float64", [0.56, 3.0], [0.8, -2.5, 0.0], [0.0, 0.7, -1.2]),
+    "trace": ("float64", [-4.66], [1.5, 0.8, -2.5], [0.7, -1.2, 1.9]),
+    "cumprod": ("float64", [0.7, -0.84, -1.596], [-2.48, 2.03, -0.84], None),
+    "swapaxes": ("float64", [1.05, -1.8, 2.85, 0.56, -0.96, 1.52, -1.75, 3.0, -4.75], [-0.2, -0.2, -0.2], [1.4, 1.4, 1.4]),
+    "narrow": ("float64", [-1.2, 1.9], [0.0, 1.0, 1.0], None),
+    "select": ("float64", [-1.75, 3.0, -4.75], [-2.5, -2.5, -2.5], [0.0, 0.0, 1.4]),
+    "inner": ("float64", [-4.66], [1.5, 0.8, -2.5], [0.7, -1.2, 1.9]),
+    "kron": ("float64", [1.05, 0.56, -1.75, -1.8, -0.96, 3.0, 2.85, 1.52, -4.75], [-0.2, -0.2, -0.2], [1.4, 1.4, 1.4]),
+    "nansum": ("float64", [1.4], [1.0, 1.0, 1.0], None),
+    "nanmean": ("float64", [0.46667], [0.33333, 0.33333, 0.33333], None),
+    "nan_to_num": ("float64", [1.7976931348623157e+308, 0.63158, 1.58333], [math.nan, -0.19391, -0.48611], None),
+    "true_divide": ("float64", [0.46667, -1.5, -0.76], [0.66667, 1.25, -0.4], [-0.31111, 1.875, -0.304]),
+    "isnan": ("bool", [True, True, True], None, None),
+    "isinf": ("bool", [True, True, True], None, None),
+    "isfinite": ("bool", [True, False, True], None, None),
+    "logical_not": ("bool", [False, True, False], None, None),
+    "logical_and": ("bool", [True, False, False], None, None),
+    "argsort": ("int64", [2, 0, 1], None, None),
+    "int_asin": ("float32", [0.0, 1.5708], None, None),
+}
+
+
+def _flat(t):
+    return None if t is None else t.reshape(-1).tolist()
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_a_function_gives_pytorchs_values_dtype_and_gradients(name, dtype):
+    x = torch.tensor([0.7, -1.2, 1.9], dtype=dtype, requires_grad=True)
+    y = torch.tensor([1.5, 0.8, -2.5], dtype=dtype, requires_grad=True)
+    out = CASES[name](x, y)
+    out_dtype, value, gx, gy = EXPECTED[name]
+    expected_dtype = dtype if out_dtype == "float64" else np.dtype(out_dtype)
+    assert out.dtype == expected_dtype
+    tol = 1e-5  # (the expected numbers are rounded to 5 places)
+    got = _flat(out.detach())
+    if out.dtype.kind == "f":
+        big = [abs(v) > 1e30 for v in value]  # nan_to_num's largest float: the dtype's own
+        np.testing.assert_allclose([v for v, b in zip(got, big) if not b],
+                                   [v for v, b in zip(value, big) if not b], rtol=tol, atol=tol)
+        assert [v == float(np.finfo(out.dtype).max) for v in got] == big
+    else:
+        assert got == value
+    if gx is None and gy is None:
+        assert not out.requires_grad
+        return
+    grads = torch.autograd.grad(out.sum(), [x, y], allow_unused=True)
+    for g, want in zip(grads, (gx, gy)):
+        if want is None:
+            assert g is None
+        else:
+            np.testing.assert_allclose(_flat(g), want, rtol=tol, atol=tol)
