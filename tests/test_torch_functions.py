@@ -3,6 +3,7 @@ gradients, in float32 and float64, against PyTorch 2.13.0+cpu, which printed eve
 number below (rounded to 5 places) running the same cases with ``import torch``."""
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -148,3 +149,60 @@ def test_a_function_gives_pytorchs_values_dtype_and_gradients(name, dtype):
             assert g is None
         else:
             np.testing.assert_allclose(_flat(g), want, rtol=tol, atol=tol)
+
+# On a 3 x 3 float64 matrix A (the gradient is that of the output's sum), from PyTorch 2.13.0:
+A = [[2.0, 0.5, 0.1], [0.3, 1.5, -0.2], [0.4, -0.6, 1.1]]
+MATRIX_CASES = {
+    "erfc": lambda x: torch.erfc(x),
+    "masked_select": lambda x: torch.masked_select(x, x > 0.5),
+    "repeat_interleave": lambda x: torch.repeat_interleave(x, 2),
+    "repeat_interleave_dim": lambda x: x.repeat_interleave(2, dim=1),
+    "cross": lambda x: torch.cross(x, x * x, dim=1),
+    "cross_nodim": lambda x: torch.cross(x, x.flip(0)),
+    "logdet": lambda x: torch.logdet(x),
+    "slogdet": lambda x: torch.slogdet(x).logabsdet,
+    "slogdet_sign": lambda x: torch.slogdet(x * -1).sign,
+    "meshgrid_ij": lambda x: torch.meshgrid(x[0], x[1, :2], indexing="ij")[0] * torch.meshgrid(x[0], x[1, :2], indexing="ij")[1],
+    "meshgrid_xy": lambda x: torch.meshgrid(x[0], x[1, :2], indexing="xy")[0] * 2 + torch.meshgrid(x[0], x[1, :2], indexing="xy")[1],
+    "meshgrid_default": lambda x: torch.meshgrid(x[0], x[1])[1],
+    "unbind": lambda x: torch.unbind(x, 1)[2],
+}
+MATRIX_EXPECTED = {  # name: (shape, value, gradient)
+    "erfc": ((3, 3), [0.00468, 0.4795, 0.88754, 0.67137, 0.03389, 1.2227, 0.57161, 1.60386, 0.11979], [-0.02067, -0.87878, -1.11715, -1.03126, -0.11893, -1.08413, -0.96154, -0.78724, -0.33648]),
+    "masked_select": ((3,), [2.0, 1.5, 1.1], [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0]),
+    "repeat_interleave": ((18,), [2.0, 2.0, 0.5, 0.5, 0.1, 0.1, 0.3, 0.3, 1.5, 1.5, -0.2, -0.2, 0.4, 0.4, -0.6, -0.6, 1.1, 1.1], [2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0]),
+    "repeat_interleave_dim": ((3, 6), [2.0, 2.0, 0.5, 0.5, 0.1, 0.1, 0.3, 0.3, 1.5, 1.5, -0.2, -0.2, 0.4, 0.4, -0.6, -0.6, 1.1, 1.1], [2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0]),
+    "cross": ((3, 3), [-0.02, 0.38, -1.5, 0.51, -0.03, 0.54, -1.122, -0.308, 0.24], [-1.36, -2.09, 3.45, 1.19, 1.45, -2.64, 0.51, 1.89, -2.4]),
+    "cross_nodim": ((3, 3), [0.48, 1.65, 0.2, -3.84, 0.11, 1.2, 0.48, 1.65, 0.2], [-3.4, 2.0, -0.6, 3.2, 2.2, -2.0, 0.2, -4.2, 2.6]),
+    "logdet": ((), [1.02137], [0.55095, -0.14764, -0.28088, -0.21966, 0.77782, 0.50414, -0.09003, 0.15484, 1.02629]),
+    "slogdet": ((), [1.02137], [0.55095, -0.14764, -0.28088, -0.21966, 0.77782, 0.50414, -0.09003, 0.15484, 1.02629]),
+    "slogdet_sign": ((), [-1.0], None),
+    "meshgrid_ij": ((3, 2), [0.6, 3.0, 0.15, 0.75, 0.03, 0.15], [1.8, 1.8, 1.8, 2.6, 2.6, 0.0, 0.0, 0.0, 0.0]),
+    "meshgrid_xy": ((2, 3), [4.3, 1.3, 0.5, 5.5, 2.5, 1.7], [4.0, 4.0, 4.0, 3.0, 3.0, 0.0, 0.0, 0.0, 0.0]),
+    "meshgrid_default": ((3, 3), [0.3, 1.5, -0.2, 0.3, 1.5, -0.2, 0.3, 1.5, -0.2], [0.0, 0.0, 0.0, 3.0, 3.0, 3.0, 0.0, 0.0, 0.0]),
+    "unbind": ((3,), [0.1, -0.2, 1.1], [0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MATRIX_CASES))
+def test_a_function_of_a_matrix_gives_pytorchs_values_and_gradient(name):
+    x = torch.tensor(A, dtype=torch.float64, requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # meshgrid's without indexing (tested below)
+        out = MATRIX_CASES[name](x)
+    shape, value, grad = MATRIX_EXPECTED[name]
+    assert tuple(out.shape) == shape
+    np.testing.assert_allclose(_flat(out.detach()), value, rtol=1e-5, atol=1e-5)
+    if grad is None:
+        assert not out.requires_grad
+    else:
+        g, = torch.autograd.grad(out.sum(), x)
+        np.testing.assert_allclose(_flat(g), grad, rtol=1e-5, atol=1e-5)
+
+
+def test_meshgrid_without_indexing_warns_as_pytorch_and_is_ij():
+    with pytest.warns(UserWarning, match="it will be required to pass the indexing argument") as seen:
+        a, b = torch.meshgrid(torch.tensor([1.0, 2.0]), torch.tensor([3.0, 4.0, 5.0]))
+    assert seen[0].filename == __file__
+    assert a.tolist() == [[1.0, 1.0, 1.0], [2.0, 2.0, 2.0]] and b.tolist() == [[3.0, 4.0, 5.0]] * 2
+    assert torch.is_floating_point(torch.tensor([1.0])) and not torch.is_floating_point(torch.tensor([1]))

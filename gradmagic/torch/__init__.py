@@ -314,6 +314,10 @@ def einsum(equation, *operands):
     return np.einsum(equation, *operands)
 
 
+meshgrid = functions.meshgrid
+unbind, is_floating_point = _method("unbind"), _method("is_floating_point")
+
+
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     return make(np.isclose(input.value, other.value, rtol=rtol, atol=atol, equal_nan=equal_nan))
 

@@ -1,19 +1,25 @@
 """More of PyTorch's math, as ``torch.<name>(input, ...)`` and ``Tensor.<name>(...)``: the
 inverse and hyperbolic trigonometric functions, ``atan2``, ``hypot``, ``remainder``,
-``lerp``, ``addcmul``, the tests for NaN and infinity, and the diagonal, tiling and
-cumulative product functions. Each is the NumPy function of the same meaning on the
-tensor, so the engine's rule for it gives the gradient; what differs from NumPy is
-PyTorch's: its names, ``dim`` for ``axis``, an integer tensor computed in the default float
-dtype, ``atan2(input, other)`` meaning arctan(input / other).
+``lerp``, ``addcmul``, the tests for NaN and infinity, the diagonal, tiling and cumulative
+product functions, ``cross``, ``slogdet``, ``meshgrid``. Each is the NumPy function of the
+same meaning on the tensor, so the engine's rule for it gives the gradient; what differs
+from NumPy is PyTorch's: its names, ``dim`` for ``axis``, an integer tensor computed in the
+default float dtype, ``atan2(input, other)`` meaning arctan(input / other), ``meshgrid``'s
+"ij" indexing.
 """
 
 from __future__ import annotations
 
+import collections
+import warnings
+
 import numpy as np
 
-from ..core import ops
+from ..core import ops, special
 from .graph import as_tensor_of
 from .values import default_float
+
+SLOGDET = collections.namedtuple("slogdet", ["sign", "logabsdet"])  # torch.return_types.slogdet
 
 
 def _floating(t):
@@ -42,7 +48,7 @@ UNARY = {"asin": np.arcsin, "acos": np.arccos, "atan": np.arctan, "sinh": np.sin
          "cosh": np.cosh, "asinh": np.arcsinh, "acosh": np.arccosh, "atanh": np.arctanh,
          "log10": np.log10, "log2": np.log2, "exp2": np.exp2, "deg2rad": np.deg2rad,
          "rad2deg": np.rad2deg, "sinc": np.sinc, "rsqrt": lambda x: 1 / np.sqrt(x),
-         "frac": lambda x: x - np.trunc(x)}
+         "frac": lambda x: x - np.trunc(x), "erfc": lambda x: 1 - special.erf(x)}
 TESTS = {"isnan": np.isnan, "isinf": np.isinf, "isfinite": np.isfinite,
          "logical_not": np.logical_not}
 
@@ -159,15 +165,72 @@ def nan_to_num(self, nan=0.0, posinf=None, neginf=None):
     return np.nan_to_num(self, nan=nan, posinf=posinf, neginf=neginf)
 
 
+def masked_select(self, mask):
+    """The elements where ``mask`` (broadcast to this tensor's shape) is True, as a 1-D tensor."""
+    mask = np.broadcast_to(getattr(mask, "value", mask), self.shape)
+    return self[mask]
+
+
+def repeat_interleave(self, repeats, dim=None):
+    """Each element repeated ``repeats`` times (along ``dim``; flattened first without one)."""
+    source = self.reshape(-1) if dim is None else self
+    return np.repeat(source, getattr(repeats, "value", repeats), axis=0 if dim is None else dim)
+
+
+def cross(self, other, dim=None):
+    """The cross product of 3-vectors along ``dim`` (the first axis of size 3 without one,
+    as PyTorch's ``torch.cross`` still finds it)."""
+    if dim is None:
+        dim = next((k for k, n in enumerate(self.shape) if n == 3), None)
+    if dim is None or self.shape[dim] != 3:
+        raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got "
+                           f"{self.shape[dim] if dim is not None else None} and "
+                           f"{other.shape[dim] if dim is not None else None}")
+    return np.cross(self, other, axis=dim)
+
+
+def logdet(self):
+    """log det: NaN where the determinant is negative, as PyTorch's."""
+    sign, logabs = np.linalg.slogdet(self)
+    return logabs + np.log(as_tensor_of(sign.value, self) if hasattr(sign, "value") else sign)
+
+
+def slogdet(self):
+    sign, logabs = np.linalg.slogdet(self)
+    return SLOGDET(as_tensor_of(getattr(sign, "value", sign), self), logabs)
+
+
 METHODS = {**{name: _unary(name, fn) for name, fn in UNARY.items()},
            **{name: _test(name, fn) for name, fn in TESTS.items()},
            **{f.__name__: f for f in (atan2, hypot, logaddexp, remainder, fmod, logical_and, xlogy,
                                       lerp, addcmul, addcdiv, broadcast_to, tile, diag, diagonal,
                                       trace, cumprod, argsort, swapaxes, narrow, select, inner,
-                                      kron, nansum, nanmean, nan_to_num)}}
+                                      kron, nansum, nanmean, nan_to_num, masked_select,
+                                      repeat_interleave, cross, logdet, slogdet)}}
 ALIASES = {"arcsin": "asin", "arccos": "acos", "arctan": "atan", "arcsinh": "asinh",
            "arccosh": "acosh", "arctanh": "atanh", "arctan2": "atan2", "true_divide": "div",
            "swapdims": "swapaxes"}
+
+
+def meshgrid(*tensors, indexing=None):
+    """``torch.meshgrid``: with ``indexing="ij"`` (the default, with PyTorch's warning that
+    it must be given) grid ``k`` varies along axis ``k``; ``"xy"`` swaps the first two."""
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tuple(tensors[0])
+    if indexing is None:
+        warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass the "
+                      "indexing argument.", UserWarning, stacklevel=2)
+        indexing = "ij"
+    shape = [t.numel() for t in tensors]
+    if indexing == "xy" and len(shape) > 1:
+        shape[0], shape[1] = shape[1], shape[0]
+    grids = []
+    for k, t in enumerate(tensors):
+        axis = (1 - k if k < 2 else k) if indexing == "xy" and len(shape) > 1 else k
+        ones = [1] * len(shape)
+        ones[axis] = -1
+        grids.append(ops.broadcast_to(t.reshape(tuple(ones)), tuple(shape)))
+    return tuple(grids)
 
 
 def install(cls):
