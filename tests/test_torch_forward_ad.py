@@ -88,6 +88,11 @@ def test_tangents_follow_in_place_ops_views_clone_and_item_assignment():
         z = d * 1
         z[0] = 5.0  # a constant written: its tangent 0 there
         assert tangent(z).tolist() == [0.0, 10.0, 100.0]
+        z.zero_()  # and everywhere, after zero_ or fill_
+        assert tangent(z).tolist() == [0.0, 0.0, 0.0]
+        w = torch.tensor([0.0, 0.0, 0.0])
+        w.copy_(d)  # a plain tensor that copies a dual one gets its tangent
+        assert tangent(w).tolist() == [1.0, 10.0, 100.0]
         v = y[1:]
         y.add_(d)  # the view sees its base's change, tangent included
         assert tangent(v).tolist() == [50.0, 700.0] and tangent(y).tolist() == [3.0, 50.0, 700.0]

@@ -278,15 +278,10 @@ class Accumulator:
         self._tangents[key] = tangent
         self._alive[key] = weakref.ref(value, forget)
 
-    def forget(self, value=None) -> None:
-        """Drop ``value``'s tangent (every tangent, with None): a value changed in place to one
-        that has none, a dialect's dual level left."""
-        if value is None:
-            self._tangents.clear()
-            self._alive.clear()
-        else:
-            self._alive.pop(id(value), None)
-            self._tangents.pop(id(value), None)
+    def forget(self) -> None:
+        """Drop every tangent (a dialect's dual level left)."""
+        self._tangents.clear()
+        self._alive.clear()
 
     def watch(self, primals, tangents) -> None:
         """Give ``primals`` (a Tensor or Variable, or a nest of them) the ``tangents`` (a

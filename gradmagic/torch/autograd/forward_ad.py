@@ -29,13 +29,15 @@ class DualLevel(Accumulator):
     """The accumulator of the dual level: the tangents of the tensors made while it is active."""
 
     def carry(self, new, t):
-        """``t`` was changed in place to ``new``'s value: ``new``'s tangent is its now (none
-        where ``new`` has none)."""
+        """``t`` was changed in place to ``new``'s value: ``new``'s tangent is its now (zeros
+        where ``new`` has none and ``t`` had one: ``zero_()``, ``fill_``, a constant copied)."""
         tangent = self.tangent(new)
         if tangent is not None:
             self.set_tangent(t, tangent)
         else:
-            self.forget(t)
+            old = self.tangent(t)
+            if old is not None:
+                self.set_tangent(t, as_tensor_of(old.value * 0, old))
 
 
 class unheard_by:
