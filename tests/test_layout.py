@@ -173,7 +173,18 @@ PADS = [
          lambda x, c: np.pad(x, ((1, 0), (1, 2)), constant_values=c), (2, 3), (2, 2)),
 ]
 
-ALL = STACKS + FLIPS + REPEATS + PADS
+DIFFS = [
+    case("diff", np.diff, lambda x: np.diff(x), (5,)),
+    case("diff-axis0", np.diff, lambda x: np.diff(x, axis=0), (3, 4)),
+    case("diff-n2", np.diff, lambda x: np.diff(x, n=2), (2, 5)),
+    case("diff-n0", np.diff, lambda x: np.diff(x, n=0), (2, 3)),
+    case("diff-n-past-the-length", np.diff, lambda x: np.diff(x, n=4), (3,)),
+    case("diff-prepend-scalar", np.diff, lambda x: np.diff(x, prepend=0.5), (2, 3)),
+    case("diff-append-tensor", np.diff, lambda x, y: np.diff(x, n=2, append=y), (2, 3), (2, 1)),
+    case("diff-prepend-tensor-axis0", np.diff, lambda x, y: np.diff(x, axis=0, prepend=y), (2, 3), (1, 3)),
+]
+
+ALL = STACKS + FLIPS + REPEATS + PADS + DIFFS
 
 
 # -- helpers -------------------------------------------------------------------------------
@@ -279,6 +290,9 @@ def _counts_grad(w, counts):
 
 
 HAND = [
+    pytest.param(lambda x: np.diff(x), [(4,)],
+                 lambda w, xs: [np.concatenate([[0], w[0]]) - np.concatenate([w[0], [0]])],
+                 id="diff: each weight in at i + 1 and out at i"),
     pytest.param(lambda x: np.roll(x, 2, axis=1), [(2, 3)],
                  lambda w, xs: [np.roll(w[0], -2, axis=1)], id="roll: roll(w, -shift)"),
     pytest.param(lambda x: np.roll(x, 4), [(2, 3)],
@@ -336,6 +350,7 @@ FLOAT32 = [
     case("pad-int-constant", np.pad, lambda x: np.pad(x, 1, constant_values=2), (2, 3)),
     case("pad-float64-constant", np.pad, lambda x: np.pad(x, 1, constant_values=np.float64(0.5)), (2, 3)),
     case("pad-reflect", np.pad, lambda x: np.pad(x, 2, "reflect"), (2, 3)),
+    case("diff-n2-prepend-float32", np.diff, lambda x: np.diff(x, n=2, prepend=np.float32(0.5)), (2, 3)),
 ]
 
 
@@ -382,6 +397,8 @@ def test_mixed_inputs_carry_the_tensors_gradient(f):
 
 # -- errors: NumPy's kind of error, with the function named --------------------------------
 ERRORS = [
+    pytest.param(lambda x: np.diff(x, n=-1), (3,), id="diff-negative-order"),
+    pytest.param(lambda x: np.diff(x), (), id="diff-0d"),
     pytest.param(lambda x: np.fliplr(x), (3,), id="fliplr-1d"),
     pytest.param(lambda x: np.flipud(x), (), id="flipud-0d"),
     pytest.param(lambda x: np.rot90(x, axes=(0, 0)), (2, 3), id="rot90-same-axes"),

@@ -1147,7 +1147,7 @@ UNKNOWN = [
     ("add-accumulate", lambda t: np.add.accumulate(t), "np.add.accumulate"),
     ("multiply-outer", lambda t: np.multiply.outer(t, t), "np.multiply.outer"),
     ("nancumprod", lambda t: np.nancumprod(t), "np.nancumprod"),
-    ("diff", lambda t: np.diff(t), "np.diff"),
+    ("ediff1d", lambda t: np.ediff1d(t), "np.ediff1d"),
     ("spacing-ufunc", lambda t: np.spacing(t), "np.spacing"),
 ]
 

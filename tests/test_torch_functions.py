@@ -153,6 +153,9 @@ def test_a_function_gives_pytorchs_values_dtype_and_gradients(name, dtype):
 # On a 3 x 3 float64 matrix A (the gradient is that of the output's sum), from PyTorch 2.13.0:
 A = [[2.0, 0.5, 0.1], [0.3, 1.5, -0.2], [0.4, -0.6, 1.1]]
 MATRIX_CASES = {
+    "diff": lambda x: torch.diff(x * x),
+    "diff_n2_dim0": lambda x: torch.diff(x * x, n=2, dim=0),
+    "diff_prepend_append": lambda x: x.diff(prepend=x[:, :1] * 2, append=x[:, 2:] * x[:, 2:]),
     "erfc": lambda x: torch.erfc(x),
     "masked_select": lambda x: torch.masked_select(x, x > 0.5),
     "repeat_interleave": lambda x: torch.repeat_interleave(x, 2),
@@ -168,6 +171,10 @@ MATRIX_CASES = {
     "unbind": lambda x: torch.unbind(x, 1)[2],
 }
 MATRIX_EXPECTED = {  # name: (shape, value, gradient)
+    "diff": ((3, 2), [-3.75, -0.24, 2.16, -2.21, 0.2, 0.85], [-4.0, 0.0, 0.2, -0.6, 0.0, -0.4, -0.8, -0.0, 2.2]),
+    "diff_n2_dim0": ((1, 3), [3.98, -3.89, 1.14], [4.0, 1.0, 0.2, -1.2, -6.0, 0.8, 0.8, -1.2, 2.2]),
+    "diff_prepend_append": ((3, 4), [-2.0, -1.5, -0.4, -0.09, -0.3, 1.2, -1.7, 0.24, -0.4, -1.0, 1.7, 0.11],
+                            [-2.0, 0.0, 0.2, -2.0, 0.0, -0.4, -2.0, 0.0, 2.2]),
     "erfc": ((3, 3), [0.00468, 0.4795, 0.88754, 0.67137, 0.03389, 1.2227, 0.57161, 1.60386, 0.11979], [-0.02067, -0.87878, -1.11715, -1.03126, -0.11893, -1.08413, -0.96154, -0.78724, -0.33648]),
     "masked_select": ((3,), [2.0, 1.5, 1.1], [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0]),
     "repeat_interleave": ((18,), [2.0, 2.0, 0.5, 0.5, 0.1, 0.1, 0.3, 0.3, 1.5, 1.5, -0.2, -0.2, 0.4, 0.4, -0.6, -0.6, 1.1, 1.1], [2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0]),

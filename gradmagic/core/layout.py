@@ -1,4 +1,4 @@
-"""Shape and layout functions of NumPy (flips, rolls, tiles, pads, stacks, splits ...),
+"""Shape and layout functions of NumPy (flips, rolls, tiles, pads, stacks, splits, diff ...),
 composed from the op catalogue's primitives, so that they differentiate to any order
 with no rule of their own. ``FUNCTIONS`` maps each NumPy function onto its form here;
 ``core/dispatch.py`` routes NumPy's calls on Tensors through it.
@@ -503,13 +503,41 @@ def pad(array, pad_width, mode="constant", **kwargs):
     return x if x is not array else _identity(x)
 
 
+# -- differences -------------------------------------------------------------------------
+@composite("difference back")
+def diff(a, n=1, axis=-1, prepend=None, append=None):
+    """``np.diff``: the ``n``-th differences along ``axis``, ``prepend`` and ``append`` (a
+    scalar is broadcast to one slice) joined first."""
+    if n < 0:
+        raise ValueError(f"order must be non-negative but got {n!r}")
+    shape = _shape(a)
+    if not shape:
+        raise ValueError("diff requires input that is at least one dimensional")
+    axis = normalize_axis_index(int(axis), len(shape))
+    xp = _module((a, prepend, append))
+    parts = [a]
+    for value, at in ((prepend, 0), (append, 1)):
+        if value is not None:
+            value = _as_array(value, xp)
+            if not _shape(value):
+                value = ops.broadcast_to(value, shape[:axis] + (1,) + shape[axis + 1:])
+            parts.insert(at * len(parts), value)
+    x = ops.concatenate(parts, axis=axis) if len(parts) > 1 else a
+    for _ in range(n):
+        m = _shape(x)[axis]
+        if m == 0:  # (empty already: it stays so)
+            break
+        x = ops.subtract(_take_along(x, axis, slice(1, None)), _take_along(x, axis, slice(0, m - 1)))
+    return x if x is not a else _identity(x)
+
+
 FUNCTIONS = {
     np.atleast_1d: atleast_1d, np.atleast_2d: atleast_2d, np.atleast_3d: atleast_3d,
     np.hstack: hstack, np.vstack: vstack, np.dstack: dstack, np.column_stack: column_stack,
     np.append: append,
     np.array_split: array_split, np.hsplit: hsplit, np.vsplit: vsplit, np.dsplit: dsplit,
     np.fliplr: fliplr, np.flipud: flipud, np.rot90: rot90, np.roll: roll, np.rollaxis: rollaxis,
-    np.repeat: repeat, np.tile: tile, np.pad: pad,
+    np.repeat: repeat, np.tile: tile, np.pad: pad, np.diff: diff,
 }  # numpy function -> its differentiable form
 if hasattr(np, "row_stack"):  # deprecated in NumPy 2.0
     FUNCTIONS[np.row_stack] = row_stack

@@ -165,6 +165,10 @@ def nan_to_num(self, nan=0.0, posinf=None, neginf=None):
     return np.nan_to_num(self, nan=nan, posinf=posinf, neginf=neginf)
 
 
+def diff(self, n=1, dim=-1, prepend=None, append=None):
+    return np.diff(self, n, dim, prepend=prepend, append=append)
+
+
 def masked_select(self, mask):
     """The elements where ``mask`` (broadcast to this tensor's shape) is True, as a 1-D tensor."""
     mask = np.broadcast_to(getattr(mask, "value", mask), self.shape)
@@ -205,7 +209,7 @@ METHODS = {**{name: _unary(name, fn) for name, fn in UNARY.items()},
            **{f.__name__: f for f in (atan2, hypot, logaddexp, remainder, fmod, logical_and, xlogy,
                                       lerp, addcmul, addcdiv, broadcast_to, tile, diag, diagonal,
                                       trace, cumprod, argsort, swapaxes, narrow, select, inner,
-                                      kron, nansum, nanmean, nan_to_num, masked_select,
+                                      kron, nansum, nanmean, nan_to_num, diff, masked_select,
                                       repeat_interleave, cross, logdet, slogdet)}}
 ALIASES = {"arcsin": "asin", "arccos": "acos", "arctan": "atan", "arcsinh": "asinh",
            "arccosh": "acosh", "arctanh": "atanh", "arctan2": "atan2", "true_divide": "div",
