@@ -270,7 +270,8 @@ _METHODS = ("exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "erf", "relu"
             "dot", "add", "sub", "mul", "div", "equal", "allclose", "numel", "clone", "detach",
             "all", "any", "eq", "ne", "lt", "le", "gt", "ge", "tan", "masked_fill",
             "index_select", "gather", "scatter_add", "split", "chunk", "topk", "median", "det",
-            "inverse", "tril", "triu", "roll", "nonzero", "floor", "ceil", "trunc", "round")
+            "inverse", "tril", "triu", "roll", "nonzero", "floor", "ceil", "trunc", "round",
+            "unbind", "is_floating_point")
 globals().update({name: _method(name) for name in _METHODS + tuple(functions.METHODS)
                   + tuple(functions.ALIASES)})
 absolute, negative, multiply, subtract, divide = abs, neg, mul, sub, div  # noqa: F821
@@ -315,7 +316,6 @@ def einsum(equation, *operands):
 
 
 meshgrid = functions.meshgrid
-unbind, is_floating_point = _method("unbind"), _method("is_floating_point")
 
 
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):

@@ -16,7 +16,7 @@ import warnings
 import numpy as np
 
 from ..core import ops, special
-from .graph import as_tensor_of
+from .graph import Tensor, as_tensor_of
 from .values import default_float
 
 SLOGDET = collections.namedtuple("slogdet", ["sign", "logabsdet"])  # torch.return_types.slogdet
@@ -80,9 +80,13 @@ def logical_and(self, other):
 
 
 def xlogy(self, other):
-    """``input * log(other)``, 0 where ``input`` is 0 (even where ``other`` is 0)."""
-    return ops.where(self == 0, self * 0, self * np.log(_floating(other) if hasattr(other, "dtype")
-                                                         else other))
+    """``input * log(other)``, 0 where ``input`` is 0 and ``other`` is not positive; the
+    gradients PyTorch's: ``log(other)`` (0 there) and ``input / other`` (0 where both are
+    0, where PyTorch's is NaN)."""
+    x = _floating(self)
+    y = _floating(other) if isinstance(other, Tensor) else as_tensor_of(np.asarray(other, x.dtype), x)
+    zero = (x == 0) & (y <= 0)  # a constant mask: log reads 1 there
+    return x * np.log(ops.where(zero, np.ones_like(y.value), y))
 
 
 def lerp(self, end, weight):

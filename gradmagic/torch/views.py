@@ -83,9 +83,7 @@ def after_change(t, new):
     level = DUAL[0]
     if level is not None:
         level.carry(new, t)
-    root = t if t.base is None else t.base  # (the commonest: nothing shares its values)
-    if root.views is not None or root.aliases is not None:
-        refresh_views(t)
+    refresh_views(t)
 
 
 def refresh_views(t):
