@@ -6,6 +6,7 @@ import numpy as np
 
 from ..core import ops, special
 from .array import asarray, to_array
+from .control import cond, fori_loop, leaf, map, scan, switch, while_loop
 from .tree_util import tree_map
 
 
@@ -55,43 +56,76 @@ def integer_pow(x, y):
     return ops.power(asarray(x), int(y))
 
 
-def cond(pred, true_fun, false_fun, *operands):
-    """``true_fun(*operands)`` if ``pred`` else ``false_fun(*operands)`` (only the branch
-    taken runs, so its gradient is the gradient)."""
-    return true_fun(*operands) if bool(pred) else false_fun(*operands)
-
-
 def select(pred, on_true, on_false):
     return ops.where(asarray(pred), asarray(on_true), asarray(on_false))
 
 
-def while_loop(cond_fun, body_fun, init_val):
-    """A Python loop: ``while cond_fun(val): val = body_fun(val)``."""
-    val = init_val
-    while bool(cond_fun(val)):
-        val = body_fun(val)
-    return val
+def _starts(name, operand, start_indices, sizes):
+    """The start of each axis, as JAX reads them: integers, a negative one counted from the
+    end, then clamped so that a slice of ``sizes`` fits."""
+    starts = [leaf(i) for i in (start_indices if isinstance(start_indices, (list, tuple))
+                                else list(asarray(start_indices)))]
+    kinds = sorted({s.dtype.name for s in starts})
+    if any(s.dtype.kind not in "iu" for s in starts) or len(kinds) > 1:
+        raise TypeError(f"index arguments to {name} must be integers of the same type, got: "
+                        f"{', '.join(s.dtype.name for s in starts)}")
+    if len(starts) != operand.ndim:
+        raise ValueError(f"Length of slice indices must match number of operand dimensions "
+                         f"({len(starts)} vs {tuple(operand.shape)})")
+    out = []
+    for s, dim, size in zip(starts, operand.shape, sizes):
+        s = int(s)
+        s = s + dim if s < 0 else s
+        out.append(slice(min(max(s, 0), dim - size), min(max(s, 0), dim - size) + size))
+    return tuple(out)
 
 
-def fori_loop(lower, upper, body_fun, init_val):
-    val = init_val
-    for i in range(int(lower), int(upper)):
-        val = body_fun(i, val)
-    return val
+def dynamic_slice(operand, start_indices, slice_sizes):
+    """``operand[start:start + size]`` on every axis, the starts clamped so the slice fits."""
+    operand, sizes = asarray(operand), tuple(int(n) for n in slice_sizes)
+    if len(sizes) != operand.ndim or any(n > d or n < 0 for n, d in zip(sizes, operand.shape)):
+        raise TypeError(f"slice slice_sizes must be less than or equal to operand shape, got "
+                        f"slice_sizes {sizes} for operand shape {tuple(operand.shape)}.")
+    return operand[_starts("dynamic_slice", operand, start_indices, sizes)]
 
 
-def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
-    """``(carry, stacked ys)``: ``f(carry, x)`` over the leading axis of ``xs``."""
-    n = length if xs is None else len(asarray(xs))
-    order = range(n - 1, -1, -1) if reverse else range(n)
-    carry, ys = init, []
-    for i in order:
-        carry, y = f(carry, None if xs is None else asarray(xs)[i])
-        ys.append(y)
-    if reverse:
-        ys.reverse()
-    stacked = tree_map(lambda *v: ops.stack([asarray(x) for x in v]), *ys) if ys else None
-    return carry, stacked
+def dynamic_update_slice(operand, update, start_indices):
+    """``operand`` with ``update`` written from ``start_indices`` on (clamped so it fits)."""
+    operand, update = asarray(operand), asarray(update)
+    if update.ndim != operand.ndim:
+        raise TypeError(f"dynamic_update_slice update must have the same rank as operand, got "
+                        f"update shape {tuple(update.shape)} for operand shape {tuple(operand.shape)}.")
+    if update.dtype != operand.dtype:
+        raise TypeError(f"lax.dynamic_update_slice requires arguments to have the same dtypes, "
+                        f"got {operand.dtype.name}, {update.dtype.name}.")
+    if any(u > d for u, d in zip(update.shape, operand.shape)):
+        raise TypeError(f"dynamic_update_slice update shape must be smaller than operand shape, "
+                        f"got update shape {tuple(update.shape)} for operand shape "
+                        f"{tuple(operand.shape)}.")
+    at = _starts("dynamic_update_slice", operand, start_indices, update.shape)
+    return operand.at[at].set(update)
+
+
+def _in_dim(operand, start_index, axis):
+    starts = [0] * asarray(operand).ndim
+    starts[axis] = start_index
+    return starts
+
+
+def dynamic_slice_in_dim(operand, start_index, slice_size=1, axis=0):
+    operand = asarray(operand)
+    sizes = list(operand.shape)
+    sizes[axis] = slice_size
+    return dynamic_slice(operand, _in_dim(operand, start_index, axis), sizes)
+
+
+def dynamic_update_slice_in_dim(operand, update, start_index, axis):
+    return dynamic_update_slice(operand, update, _in_dim(operand, start_index, axis))
+
+
+def dynamic_index_in_dim(operand, index, axis=0, keepdims=True):
+    out = dynamic_slice_in_dim(operand, index, 1, axis)
+    return out if keepdims else ops.squeeze(out, axis)
 
 
 def clamp(min, x, max):  # noqa: A002  (JAX's names)
@@ -100,5 +134,12 @@ def clamp(min, x, max):  # noqa: A002  (JAX's names)
 
 def __getattr__(name):
     raise AttributeError(f"gradmagic.jax.lax.{name} does not exist: it maps stop_gradient, cond, "
-                         "select, while_loop, fori_loop, scan and clamp, run eagerly, and exp, "
-                         "log, pow, integer_pow and rsqrt")
+                         "switch, select, while_loop, fori_loop, scan, map (run eagerly), "
+                         "dynamic_slice, dynamic_update_slice and their _in_dim forms, "
+                         "dynamic_index_in_dim, clamp, exp, log, erf, pow, integer_pow and rsqrt")
+
+
+__all__ = ["stop_gradient", "cond", "switch", "select", "while_loop", "fori_loop", "scan", "map",
+           "dynamic_slice", "dynamic_update_slice", "dynamic_slice_in_dim",
+           "dynamic_update_slice_in_dim", "dynamic_index_in_dim", "clamp", "exp", "log", "erf",
+           "pow", "integer_pow", "rsqrt"]
