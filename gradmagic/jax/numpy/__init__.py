@@ -10,10 +10,11 @@ import functools
 
 import numpy as np
 
-from ..core import ops
-from ..core.tensor import Tensor
-from ..core.kinks import maximum_halves, minimum_halves
-from .array import Array, absolute, asarray, canonical, wrap
+from ...core import ops
+from ...core.tensor import Tensor
+from ...core.kinks import maximum_halves, minimum_halves
+from . import linalg  # noqa: F401  (jnp.linalg)
+from ..array import Array, absolute, asarray, canonical, wrap
 
 ndarray = Array
 pi, e, inf, nan, newaxis = np.pi, np.e, np.inf, np.nan, None

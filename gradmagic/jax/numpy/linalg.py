@@ -1,0 +1,58 @@
+"""``jax.numpy.linalg``: NumPy's linear algebra on Arrays, with JAX's conventions where
+they differ from NumPy's.
+
+JAX's ``cholesky``, ``eigh`` and ``eigvalsh`` symmetrize their input first, ``(a + a^T)
+/ 2`` (``symmetrize_input=True``), where NumPy's read one triangle. So on a matrix that is
+not symmetric they give other values, and on any matrix their gradient is symmetric: an
+off-diagonal entry's is spread half and half over both triangles, where NumPy's
+convention puts it all in the triangle read. Here they are the engine's factorizations of
+the symmetrized input, so the gradient of the symmetrization gives JAX's.
+
+>>> import gradmagic.jax as jax, gradmagic.jax.numpy as jnp
+>>> jax.grad(lambda a: jnp.linalg.cholesky(a)[1, 0])(jnp.array([[1., 2.], [2., 5.]]))
+Array([[-1. ,  0.5],
+       [ 0.5,  0. ]], dtype=float32)
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from ...core import linalg as core
+from ...core import ops
+from ..array import asarray, wrap
+
+
+def _symmetrized(a, symmetrize_input):
+    a = asarray(a)
+    return (a + ops.swapaxes(a, -1, -2)) / 2 if symmetrize_input else a
+
+
+def cholesky(a, *, upper=False, symmetrize_input=True):
+    """The lower Cholesky factor of ``(a + a^T) / 2`` (its transpose where ``upper``)."""
+    return wrap(core.cholesky(_symmetrized(a, symmetrize_input), upper=upper))
+
+
+def eigh(a, UPLO=None, symmetrize_input=True):  # noqa: N803  (JAX's name)
+    """``(eigenvalues, eigenvectors)`` of ``(a + a^T) / 2``, the eigenvalues ascending."""
+    return wrap(core.eigh(_symmetrized(a, symmetrize_input), "L" if UPLO is None else UPLO))
+
+
+def eigvalsh(a, UPLO="L", *, symmetrize_input=True):  # noqa: N803  (JAX's name)
+    """The eigenvalues of ``(a + a^T) / 2``, ascending."""
+    return wrap(core.eigvalsh(_symmetrized(a, symmetrize_input), UPLO))
+
+
+def __getattr__(name):
+    f = getattr(np.linalg, name, None)
+    if f is None or name.startswith("_") or not callable(f) or isinstance(f, type):
+        raise AttributeError(f"gradmagic.jax.numpy.linalg has no {name!r}: it maps NumPy's own "
+                             "linear algebra, and numpy.linalg has no function of that name")
+
+    @functools.wraps(f)
+    def run(*args, **kwargs):
+        return wrap(f(*args, **kwargs))
+    globals()[name] = run  # looked up once
+    return run
