@@ -54,6 +54,10 @@ CASES = [
     ("piecewise-constants", lambda x: x * np.piecewise(x, [x > 0], [1.5, -1.0]), uniform(-2, 2), (4,)),
     ("real", lambda x: np.real(x) * x, uniform(-2, 2), (3,)),
     ("imag", lambda x: np.imag(x) + x, uniform(-2, 2), (3,)),
+    ("polyval", lambda x: np.polyval([1.5, -2.0, 0.5, 3.0], x), uniform(-2, 2), (3, 4)),
+    ("polyval-coefficients", lambda p: np.polyval(p, np.array([[0.5], [-1.0], [2.0]])), uniform(-2, 2), (4,)),
+    ("polyval-both", lambda x: np.polyval(x[:3], x[3:]), uniform(-2, 2), (7,)),
+    ("polyval-one", lambda x: np.polyval([2.5], x), uniform(-2, 2), (3,)),
 ]
 
 
@@ -82,7 +86,7 @@ def test_gradient_matches_finite_differences(name, fn, domain, shape, order):
 
 # a NumPy array among the Tensors (indices, weights) is refused on another module (a host
 # array meeting a device Tensor), so those cases run on NumPy only
-HOST_CONSTANT = ("take_along_axis-none", "average-weights-1d", "average-returned")
+HOST_CONSTANT = ("take_along_axis-none", "average-weights-1d", "average-returned", "polyval-coefficients")
 MISSING = {"partition": "array_api_strict has no argpartition, which np.partition's order is"}
 
 
@@ -227,3 +231,21 @@ def test_variance_with_no_degrees_of_freedom_is_nan_not_an_error(fn):
             y = fn(x)
     assert np.isnan(y.numpy())
     assert np.isnan(tape.gradient(y, x).numpy()).all()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_polyval_differentiates_as_its_derivative_polynomial(dtype):
+    p, x = np.array([1.5, -2.0, 0.5, 3.0], dtype), np.array([[-1.0, 0.5], [2.0, 0.0]], dtype)
+    pt, xt = gm.constant(p), gm.constant(x)
+    with gm.GradientTape(persistent=True) as tape:
+        tape.watch([pt, xt])
+        y = np.polyval(pt, xt)
+        s = np.sum(y)
+    assert y.dtype == dtype and y.shape == (2, 2)
+    np.testing.assert_allclose(y.numpy(), np.polyval(p, x), rtol=1e-6)
+    # d/dx: 4.5 x^2 - 4 x + 0.5; d/dp_k: the sum of x^(3 - k)
+    np.testing.assert_allclose(tape.gradient(s, xt).numpy(), 4.5 * x * x - 4 * x + 0.5, rtol=1e-6)
+    np.testing.assert_allclose(tape.gradient(s, pt).numpy(), [np.sum(x ** k) for k in (3, 2, 1, 0)],
+                               rtol=1e-6)
+    with pytest.raises(gm.NoGradientError, match="np.polyval of a np.poly1d"):
+        np.polyval(np.poly1d(p), xt)
