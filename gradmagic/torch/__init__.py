@@ -269,7 +269,7 @@ _METHODS = ("exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "erf", "relu"
             "reshape", "flatten", "squeeze", "unsqueeze", "flip", "matmul", "mm", "bmm", "mv",
             "dot", "add", "sub", "mul", "div", "equal", "allclose", "numel", "clone", "detach",
             "all", "any", "eq", "ne", "lt", "le", "gt", "ge", "tan", "masked_fill",
-            "index_select", "gather", "scatter_add", "split", "chunk", "topk", "median", "det",
+            "index_select", "gather", "scatter_add", "scatter", "split", "chunk", "topk", "median", "det",
             "inverse", "tril", "triu", "roll", "nonzero", "floor", "ceil", "trunc", "round",
             "unbind", "is_floating_point")
 globals().update({name: _method(name) for name in _METHODS + tuple(functions.METHODS)

@@ -23,6 +23,7 @@ import numpy as np
 
 from .._backend import xp_of
 from ..core import layout, ops, statistics
+from ..core.tensor import Tensor as CoreTensor
 from .graph import as_tensor_of
 from .linalg import det, inv
 from .subgradients import vector_norm
@@ -128,26 +129,54 @@ def gather(self, dim, index, *, sparse_grad=False):
     return named(ops.getitem(self, _grid(idx, d)), "GatherBackward0")
 
 
+def _scattered(name, self, dim, index, src):
+    """``scatter``'s and ``scatter_add``'s checks, in PyTorch's words: ``(index grid, src cut
+    to the index's shape)``."""
+    idx = _index(name, index)
+    d = _dim(name, dim, self.value.ndim)
+    if src.dtype != self.dtype:
+        raise RuntimeError(f"{name}(src): scatter(): Expected self.dtype to be equal to src.dtype")
+    for which, other in (("self", self.value), ("src", src.value)):
+        if idx.ndim != other.ndim:
+            raise RuntimeError(f"{name}(index): Index tensor must have the same number of "
+                               f"dimensions as {which} tensor")
+    shape, src_shape = self.value.shape, src.value.shape
+    if any((k != d and i > s) or i > t for k, (i, s, t) in enumerate(zip(idx.shape, shape, src_shape))):
+        raise RuntimeError(f"{name}(index): Expected index {list(idx.shape)} to be no larger than "
+                           f"self {list(shape)} apart from dimension {d} and to be no larger size than "
+                           f"src {list(src_shape)}")
+    _in_bounds(name, idx, d, shape[d])
+    if src_shape != idx.shape:
+        src = ops.getitem(src, tuple(slice(0, n) for n in idx.shape))
+    return _grid(idx, d), src
+
+
 def scatter_add(self, dim, index, src):
     """``self`` with ``src[i][j]`` added at ``[index[i][j]][j]`` for ``dim=0`` (and so on),
     repeated indices adding up; differentiable in ``self`` and ``src``."""
-    idx = _index("scatter_add", index)
-    d = _dim("scatter_add", dim, self.value.ndim)
-    if src.dtype != self.dtype:
-        raise RuntimeError("scatter_add(src): scatter(): Expected self.dtype to be equal to src.dtype")
-    for name, other in (("self", self.value), ("src", src.value)):
-        if idx.ndim != other.ndim:
-            raise RuntimeError(f"scatter_add(index): Index tensor must have the same number of "
-                               f"dimensions as {name} tensor")
-    shape, src_shape = self.value.shape, src.value.shape
-    if any((k != d and i > s) or i > t for k, (i, s, t) in enumerate(zip(idx.shape, shape, src_shape))):
-        raise RuntimeError(f"scatter_add(index): Expected index {list(idx.shape)} to be no larger than "
-                           f"self {list(shape)} apart from dimension {d} and to be no larger size than "
-                           f"src {list(src_shape)}")
-    _in_bounds("scatter_add", idx, d, shape[d])
-    if src_shape != idx.shape:
-        src = ops.getitem(src, tuple(slice(0, n) for n in idx.shape))
-    return named(ops.index_add(self, _grid(idx, d), src), "ScatterAddBackward0")
+    at, src = _scattered("scatter_add", self, dim, index, src)
+    return named(ops.index_add(self, at, src), "ScatterAddBackward0")
+
+
+def scatter(self, dim, index, src=None, *, value=None, reduce=None):
+    """``self`` with ``src[i][j]`` (or ``value``) written at ``[index[i][j]][j]`` for
+    ``dim=0`` (and so on); the gradient of ``self`` is 0 where it was written over, and
+    ``src`` gets the gradient of where each of its elements went. Where an index repeats,
+    the last write wins (PyTorch leaves which one unspecified)."""
+    if reduce == "add":
+        return scatter_add(self, dim, index, src)
+    if reduce is not None:
+        raise NotImplementedError(f"scatter(reduce={reduce!r}) is not supported in gradmagic.torch "
+                                  "(PyTorch deprecates it): use scatter_reduce's arithmetic by hand")
+    if src is None or not isinstance(src, CoreTensor):
+        fill = value if src is None else src
+        src = as_tensor_of(np.full(np.shape(index.value if isinstance(index, CoreTensor) else index),
+                                   fill, self.value.dtype), self)
+        label = "ScatterBackward1"
+    else:
+        label = "ScatterBackward0"
+    at, src = _scattered("scatter", self, dim, index, src)
+    return named(ops.index_set(self, at, src), label)
 
 
 def _sizes(args):
@@ -357,7 +386,7 @@ def round(self, *, decimals=0):  # noqa: A001  (PyTorch's name)
     return as_tensor_of(np.round(np.asarray(self.value), decimals), self)
 
 
-METHODS = {f.__name__: f for f in (floor, ceil, trunc, round, tril, triu, roll, nonzero, tan, masked_fill, index_select, gather, scatter_add, repeat,
+METHODS = {f.__name__: f for f in (floor, ceil, trunc, round, tril, triu, roll, nonzero, tan, masked_fill, index_select, gather, scatter_add, scatter, repeat,
                                    split, chunk, topk, median, det, inverse, div, is_contiguous,
                                    is_floating_point, unbind, new_zeros, new_ones, new_full)}
 

@@ -6,11 +6,14 @@ import functools
 
 import numpy as np
 
-from ...core import ops, statistics
+from ...core import layout, ops, statistics
+from ...core.tensor import Tensor as CoreTensor
 from ...core.primitive import composite
 from ...core.special import SELU_ALPHA, SELU_SCALE, gelu_erf, gelu_tanh
 from ..autograd.function import Function
-from ..values import named
+from ..graph import as_tensor_of
+from ..subgradients import vector_norm
+from ..values import DEFAULT_GENERATOR, named, type_name
 
 def _named(name):
     """The function's result has PyTorch's ``grad_fn`` name (``ReluBackward0``), where the
@@ -130,6 +133,123 @@ def linear(input, weight, bias=None):
                            f"{list(target)}.  Tensor sizes: {list(b)}")
     out = out + bias
     return named(out, "AddmmBackward0") if len(x) == 2 else out
+
+
+# -- vectors, embeddings, padding, normalization, dropout ----------------------------------
+def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
+    """``input / max(||input||_p over dim, eps)``."""
+    norm = vector_norm(input, p, dim, keepdim=True)
+    return input / norm.clamp(min=eps)
+
+
+def cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    """The cosine of the angle between ``x1`` and ``x2`` along ``dim`` (broadcast together):
+    each divided by its norm, at least ``eps``, then their product summed. As in PyTorch,
+    the norm is raised to ``eps`` where it is smaller without a gradient of its own (PyTorch
+    clamps it in place under no_grad): the gradient flows as if it were not."""
+    def norm(x):
+        n = vector_norm(x, 2, dim, keepdim=True)
+        return n + (n.clamp(min=eps) - n).detach()
+    return ((x1 / norm(x1)) * (x2 / norm(x2))).sum(dim)
+
+
+def one_hot(tensor, num_classes=-1):
+    """int64 ones at each index's class, along a new last axis of ``num_classes`` (the
+    largest index plus one by default)."""
+    idx = tensor.value
+    if idx.dtype != np.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    if idx.size and idx.min() < 0:
+        raise RuntimeError("Class values must be non-negative.")
+    n = int(idx.max()) + 1 if num_classes == -1 and idx.size else int(num_classes)
+    if idx.size and idx.max() >= n:
+        raise RuntimeError("Class values must be smaller than num_classes.")
+    return as_tensor_of((idx[..., None] == np.arange(n)).astype(np.int64), tensor)
+
+
+def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
+              scale_grad_by_freq=False, sparse=False):
+    """The rows of ``weight`` at the indices ``input``; the row ``padding_idx`` gets no
+    gradient."""
+    if max_norm is not None or scale_grad_by_freq:
+        raise NotImplementedError("embedding(max_norm=..., scale_grad_by_freq=True) is not "
+                                  "supported in gradmagic.torch: renormalize or scale the rows by hand")
+    idx = input.value if isinstance(input, CoreTensor) else np.asarray(input)
+    if idx.dtype.kind not in "iu":
+        raise RuntimeError(f"Expected tensor for argument #1 'indices' to have one of the following "
+                           f"scalar types: Long, Int; but got torch.{type_name(idx.dtype)}Tensor instead "
+                           "(while checking arguments for embedding)")
+    rows = weight.value.shape[0]
+    if idx.size and (idx.min() < 0 or idx.max() >= rows):
+        raise IndexError("index out of range in self")
+    out = ops.getitem(weight, idx)
+    if padding_idx is not None:
+        pad = padding_idx + rows if padding_idx < 0 else padding_idx
+        out = ops.where((idx == pad)[..., None], ops.stop_gradient(out), out)
+    return named(out, "EmbeddingBackward0")
+
+
+PAD_MODES = {"constant": "constant", "reflect": "reflect", "replicate": "edge", "circular": "wrap"}
+
+
+def pad(input, pad, mode="constant", value=None):
+    """``input`` padded by ``pad``: ``(left, right)`` of the last axis, then of the one
+    before, and so on; a negative width crops (constant mode)."""
+    if len(pad) % 2:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) // 2 > input.ndim:
+        raise RuntimeError("Padding length should be less than or equal to two times the input "
+                           f"dimension but got padding length {len(pad)} and input of dimension "
+                           f"{input.ndim}")
+    if mode not in PAD_MODES:
+        raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    widths = [[0, 0] for _ in range(input.ndim)]
+    for k in range(len(pad) // 2):
+        widths[-1 - k] = [int(pad[2 * k]), int(pad[2 * k + 1])]
+    if any(w < 0 for pair in widths for w in pair):
+        if mode != "constant":
+            raise NotImplementedError(f"pad(mode={mode!r}) with a negative width is not supported "
+                                      "in gradmagic.torch: crop with slicing first")
+        input = ops.getitem(input, tuple(slice(-a if a < 0 else None, b if b < 0 else None)
+                                         for a, b in widths))
+        widths = [[max(a, 0), max(b, 0)] for a, b in widths]
+    if mode == "constant":
+        out = layout.pad(input, widths, constant_values=0 if value is None else value)
+    else:
+        out = layout.pad(input, widths, mode=PAD_MODES[mode])
+    return named(out, "ConstantPadNdBackward0" if mode == "constant" else None)
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+    """``(input - mean) / sqrt(var + eps) * weight + bias`` over the last axes, those of
+    ``normalized_shape`` (the variance the biased one)."""
+    shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    if tuple(input.shape[input.ndim - len(shape):]) != shape or len(shape) > input.ndim:
+        raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape "
+                           f"[*, {', '.join(map(str, shape))}], but got input of size{list(input.shape)}")
+    axes = tuple(range(input.ndim - len(shape), input.ndim))
+    centred = input - ops.mean(input, axis=axes, keepdims=True)
+    out = centred / ops.sqrt(ops.mean(centred * centred, axis=axes, keepdims=True) + eps)
+    if weight is not None:
+        out = out * weight
+    if bias is not None:
+        out = out + bias
+    return named(out, "NativeLayerNormBackward0")
+
+
+def dropout(input, p=0.5, training=True, inplace=False):
+    """In training, each element zeroed with probability ``p`` (drawn from the default
+    generator: NumPy's, so the mask differs from PyTorch's) and the rest scaled by
+    ``1 / (1 - p)``; otherwise ``input`` as it is."""
+    if not 0 <= p <= 1:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not training or p == 0:
+        return input
+    keep = DEFAULT_GENERATOR.rng.random(input.value.shape) >= p
+    scale = as_tensor_of((keep / (1 - p) if p < 1 else keep * 0.0).astype(input.value.dtype), input)
+    if inplace:
+        return input.mul_(scale)
+    return named(input * scale, "MulBackward0")
 
 
 # -- losses ----------------------------------------------------------------------------------
@@ -295,10 +415,11 @@ def _picked(logp, target, weight, ignore_index, reduction, smoothing):
 __all__ = ["linear", "relu", "sigmoid", "tanh", "softplus", "softmax", "log_softmax", "leaky_relu", "elu",
            "selu", "silu", "gelu", "logsigmoid", "softsign", "hardtanh", "relu6", "mse_loss",
            "l1_loss", "smooth_l1_loss", "huber_loss", "binary_cross_entropy_with_logits",
-           "binary_cross_entropy", "nll_loss", "cross_entropy"]
+           "binary_cross_entropy", "nll_loss", "cross_entropy", "normalize", "cosine_similarity",
+           "one_hot", "embedding", "pad", "layer_norm", "dropout"]
 
 
 def __getattr__(name):
     raise AttributeError(
         f"gradmagic.torch.nn.functional.{name} does not exist: it maps {', '.join(__all__)}; "
-        "convolution, pooling, dropout and normalization layers are out of scope")
+        "convolution, pooling and batch normalization are out of scope")
