@@ -1,9 +1,10 @@
-"""``torch.nn``: only ``functional`` (modules and optimizers are out of scope)."""
+"""``torch.nn``: only ``functional`` and ``grad`` (modules and optimizers are out of scope)."""
 
-from . import functional
+from . import functional, grad
 
 
 def __getattr__(name):
     raise AttributeError(
         f"gradmagic.torch.nn.{name} does not exist: gradmagic.torch.nn has only functional "
-        "(relu, sigmoid, softplus ...); torch.nn modules and optimizers are out of scope")
+        "(relu, sigmoid, softplus, conv2d ...) and grad (conv2d_input, conv2d_weight); torch.nn "
+        "modules and optimizers are out of scope")

@@ -14,6 +14,7 @@ from ..autograd.function import Function
 from ..graph import as_tensor_of
 from ..subgradients import vector_norm
 from ..values import DEFAULT_GENERATOR, named, type_name
+from .conv import conv1d, conv2d, conv_transpose1d, conv_transpose2d  # noqa: F401  (F's names)
 
 def _named(name):
     """The function's result has PyTorch's ``grad_fn`` name (``ReluBackward0``), where the
@@ -416,10 +417,11 @@ __all__ = ["linear", "relu", "sigmoid", "tanh", "softplus", "softmax", "log_soft
            "selu", "silu", "gelu", "logsigmoid", "softsign", "hardtanh", "relu6", "mse_loss",
            "l1_loss", "smooth_l1_loss", "huber_loss", "binary_cross_entropy_with_logits",
            "binary_cross_entropy", "nll_loss", "cross_entropy", "normalize", "cosine_similarity",
-           "one_hot", "embedding", "pad", "layer_norm", "dropout"]
+           "one_hot", "embedding", "pad", "layer_norm", "dropout", "conv1d", "conv2d",
+           "conv_transpose1d", "conv_transpose2d"]
 
 
 def __getattr__(name):
     raise AttributeError(
         f"gradmagic.torch.nn.functional.{name} does not exist: it maps {', '.join(__all__)}; "
-        "convolution, pooling and batch normalization are out of scope")
+        "pooling and batch normalization are out of scope")
