@@ -146,3 +146,17 @@ def test_the_tutorials_gradcheck_catches_a_wrong_batch_norm_backward(tutorial):
             torch.autograd.gradcheck(names["BatchNorm"].apply, (a,), fast_mode=False)
     finally:
         names["BatchNorm"].backward.__wrapped__.__globals__["batch_norm_backward"] = right
+
+
+def test_a_trace_shows_a_convolution_as_one_row():
+    import gradmagic as gm
+    x = torch.rand(1, 2, 4, 4, dtype=torch.double, requires_grad=True)
+    w = torch.rand(3, 2, 2, 2, dtype=torch.double, requires_grad=True)
+    with gm.trace() as tr:
+        F.conv2d(x, w).sum().backward()
+    rows = tr.to_rows()
+    assert [r["node"] for r in rows if r["section"] == "forward"] == ["conv2d", "sum"]
+    conv = [r for r in rows if r["section"] == "backward" and r["node"] == "conv2d"]
+    assert len(conv) == 1 and conv[0]["local"].startswith("x: conv_transpose2d(upstream, weight), w: ")
+    np.testing.assert_allclose(x.grad.numpy(), F.conv_transpose2d(torch.ones(1, 3, 3, 3, dtype=torch.double),
+                                                                  w.detach()).numpy())

@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...core import contract, layout, ops
+from ...core.primitive import composite
 from ..graph import as_tensor_of
 from ..values import named
 
@@ -53,12 +54,16 @@ def _patches(x, kernel, s, d, out, groups):
     return ops.reshape(ops.stack(windows, axis=-1), (n, groups, c // groups, ho, wo, kh * kw))
 
 
+@composite("conv_transpose2d(upstream, weight)", "conv2d_weight(input, upstream)",
+           "upstream summed over n, h, w")
 def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     """``out[n, o] = bias[o] + sum over c, i, j of weight[o, c, i, j] * x[n, c, s h + d i,
     s w + d j]``, ``x`` the input padded with zeros, its channels in ``groups``."""
     return _conv("conv2d", input, weight, bias, stride, padding, dilation, groups, 2)
 
 
+@composite("conv_transpose1d(upstream, weight)", "upstream and input windows, summed",
+           "upstream summed over n, l")
 def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     """``conv2d`` along one axis."""
     return _conv("conv1d", input, weight, bias, stride, padding, dilation, groups, 1)
@@ -114,6 +119,8 @@ def _conv2d(fn, x, weight, bias, stride, padding, dilation, groups):
     return out
 
 
+@composite("conv2d(upstream, weight)", "input and upstream windows, summed",
+           "upstream summed over n, h, w")
 def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
                      dilation=1):
     """The gradient of ``conv2d`` with respect to its input, as an op: ``weight`` is
@@ -122,6 +129,8 @@ def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_paddi
                            output_padding, groups, dilation, 2)
 
 
+@composite("conv1d(upstream, weight)", "input and upstream windows, summed",
+           "upstream summed over n, l")
 def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
                      dilation=1):
     return _conv_transpose("conv_transpose1d", input, weight, bias, stride, padding,
@@ -164,6 +173,7 @@ def _conv_transpose(fn, input, weight, bias, stride, padding, output_padding, gr
     return named(out, "ConvolutionBackward0")
 
 
+@composite("", "conv2d(input windows, upstream)", "conv2d(upstream, weight)")
 def conv2d_input(input_size, weight, grad_output, stride=1, padding=0, dilation=1, groups=1):
     """``torch.nn.grad.conv2d_input``: the gradient of ``conv2d`` with respect to an input
     of ``input_size``, a transposed convolution whose output padding makes that size."""
@@ -176,6 +186,7 @@ def conv2d_input(input_size, weight, grad_output, stride=1, padding=0, dilation=
     return conv_transpose2d(grad_output, weight, None, s, p, extra, groups, d)
 
 
+@composite("conv_transpose2d(grad_output, upstream)", "", "input windows and upstream, summed")
 def conv2d_weight(input, weight_size, grad_output, stride=1, padding=0, dilation=1, groups=1):
     """``torch.nn.grad.conv2d_weight``: the gradient of ``conv2d`` with respect to a weight
     of ``weight_size``: the input's windows contracted with ``grad_output`` over the batch
