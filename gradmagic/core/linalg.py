@@ -205,7 +205,7 @@ def symmetric_gradient(a):
 
 
 # -- cholesky -------------------------------------------------------------------------
-def _cholesky(xp, a, upper=False):
+def _cholesky(xp, a, upper=False, folded=True):
     if not upper:
         return xp.linalg.cholesky(a)
     try:
@@ -217,9 +217,12 @@ def _cholesky(xp, a, upper=False):
 CHOLESKY = Primitive("cholesky", _cholesky)
 
 
-def cholesky(a, /, *, upper=False):
+def cholesky(a, /, *, upper=False, folded=True):
+    """NumPy's, which reads one triangle of ``a``: its gradient is folded onto it.
+    ``folded=False``: JAX's (``jax.scipy.linalg``'s), the formula's full matrix unfolded."""
     _square(a)
-    return apply(CHOLESKY, a, upper=bool(upper))
+    params = {"upper": bool(upper)} if folded else {"upper": bool(upper), "folded": False}
+    return apply(CHOLESKY, a, **params)
 
 
 def lower_inv(L, leaf=32):
@@ -241,13 +244,16 @@ def lower_inv(L, leaf=32):
     return ops.concatenate([top, ops.concatenate([b, c], axis=-1)], axis=-2)
 
 
-def cholesky_vjp(g, ans, a, upper=False):
+def cholesky_vjp(g, ans, a, upper=False, folded=True):
     # Murray (2016): S = L^-T phi(L^T gL) L^-1, phi: lower triangle, diagonal halved
     L, gL = (T(ans), T(g)) if upper else (ans, g)
     weight = _half_triangle(L, _shape(L)[-1])  # phi's, and the triangle read's
     phi = matmul(T(L), gL) * weight
     Linv = lower_inv(L)
-    return _triangle(matmul(matmul(T(Linv), phi), Linv), upper, T(weight) if upper else weight)
+    S = matmul(matmul(T(Linv), phi), Linv)
+    if not folded:  # of the lower triangle read, a's upper one transposed where upper
+        return T(S) if upper else S
+    return _triangle(S, upper, T(weight) if upper else weight)
 
 
 defvjp(CHOLESKY, cholesky_vjp, labels=("L^-T phi(L^T upstream) L^-1, on the triangle read",))

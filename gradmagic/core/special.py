@@ -1,7 +1,8 @@
 """``np.sinc`` on Tensors: ``sin(pi x) / (pi x)``, 1 at 0, with every derivative right
 there too; ``softmax`` and ``log_softmax``, which every dialect's namespace maps, and the
 constants and formulas of the activations they share (``selu``'s, ``gelu``'s two forms),
-and ``erf``, which NumPy lacks and the exact ``gelu`` needs.
+and ``erf``, which NumPy lacks and the exact ``gelu`` needs, and SciPy's ``xlogy`` and
+``xlog1py``.
 
 ``sin(y) / y`` differentiated as written has ``0 / 0`` at 0, and a ``where`` that picks
 1 there gives the right value and first derivative but a second derivative of 0 (it is
@@ -108,6 +109,36 @@ def erf(x):
     """The error function ``2 / sqrt(pi) * integral of exp(-t^2) from 0 to x``, with its
     derivative ``2 exp(-x^2) / sqrt(pi)`` (differentiable to any order)."""
     return apply(ERF, x)
+
+
+# -- xlogy, xlog1py: SciPy's, with JAX's derivatives -------------------------------------
+def _xlogy(xp, x, y):
+    zero = x == 0
+    return xp.where(zero, 0, x * xp.log(xp.where(zero, 1, y)))
+
+
+def _xlog1py(xp, x, y):
+    zero = x == 0
+    return xp.where(zero, 0, x * xp.log1p(xp.where(zero, 0, y)))
+
+
+XLOGY = Primitive("xlogy", _xlogy, elementwise=True)
+defvjp(XLOGY, lambda g, ans, x, y: g * ops.log(y), lambda g, ans, x, y: g * x / y,
+       labels=("log(y)", "x / y"))
+XLOG1PY = Primitive("xlog1py", _xlog1py, elementwise=True)
+defvjp(XLOG1PY, lambda g, ans, x, y: g * ops.log1p(y), lambda g, ans, x, y: g * x / (1 + y),
+       labels=("log(1 + y)", "x / (1 + y)"))
+
+
+def xlogy(x, y):
+    """``x log(y)``, 0 where ``x`` is 0 (``scipy.special.xlogy``); its derivatives are
+    ``log(y)`` and ``x / y`` everywhere, as JAX's (``-inf`` and NaN where both are 0)."""
+    return apply(XLOGY, x, y)
+
+
+def xlog1py(x, y):
+    """``x log(1 + y)``, 0 where ``x`` is 0; derivatives ``log(1 + y)`` and ``x / (1 + y)``."""
+    return apply(XLOG1PY, x, y)
 
 
 FUNCTIONS = {np.sinc: sinc}

@@ -20,7 +20,7 @@ numbers.
 """
 
 from .. import out_of_scope
-from . import lax, nn, numpy, random, test_util, tree, tree_util
+from . import lax, nn, numpy, random, scipy, test_util, tree, tree_util
 from .array import Array, asarray, config
 from .custom import closure_convert, custom_jvp, custom_vjp
 from .platforms import default_backend, device_count, devices, local_device_count, local_devices
@@ -46,13 +46,14 @@ def __getattr__(name):
     raise AttributeError(
         f"gradmagic.jax.{name} does not exist: gradmagic.jax covers JAX's autodiff (grad, "
         "value_and_grad, vjp, jvp, linearize, jacfwd, jacrev, hessian, vmap, jit, checkpoint, "
-        "custom_vjp, custom_jvp, closure_convert, lax, nn, random, test_util, tree, tree_util, numpy); "
+        "custom_vjp, custom_jvp, closure_convert, lax, nn, random, scipy (special, stats.norm, "
+        "linalg), test_util, tree, tree_util, numpy); "
         "out of scope: "
         "pmap and sharding, real compilation, complex numbers")
 
 
 __all__ = ["grad", "value_and_grad", "vjp", "jvp", "linearize", "jacfwd", "jacrev", "hessian", "vmap",
-           "jit", "checkpoint", "remat", "custom_vjp", "custom_jvp", "closure_convert", "lax", "nn", "numpy", "random",
+           "jit", "checkpoint", "remat", "custom_vjp", "custom_jvp", "closure_convert", "lax", "nn", "numpy", "random", "scipy",
            "test_util", "tree", "tree_util", "Array",
            "asarray", "config", "device_get", "block_until_ready", "devices", "device_count",
            "default_backend", "local_devices", "local_device_count"]

@@ -23,10 +23,26 @@ def softplus(x):
 
 
 def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
+    """``log |sum(b exp(a))|`` over ``axis``, as JAX's: ``b`` may be negative (the sum's sign
+    is returned with ``return_sign``; without it, a negative sum gives NaN), a zero ``b``
+    leaves its term out, and an empty sum is ``-inf`` with sign 0."""
     a = asarray(a)
-    if b is not None:
-        a = a + ops.log(asarray(b))
-    return ops.logsumexp(a, axis=axis, keepdims=keepdims)
+    if b is None and not return_sign:
+        return ops.logsumexp(a, axis=axis, keepdims=keepdims)
+    b = asarray(1.0 if b is None else b, a.dtype)
+    shape = np.broadcast_shapes(a.shape, b.shape)
+    a, b = ops.broadcast_to(a, shape), ops.broadcast_to(b, shape)
+    kept = (b.value != 0) & (a.value > -np.inf)  # the terms that count
+    top = np.max(np.where(kept, a.value, -np.inf), axis=axis, keepdims=True)  # a constant shift
+    top = np.where(np.isfinite(top), top, 0).astype(a.dtype)
+    total = ops.sum(ops.where(kept, b * ops.exp(a - top), 0), axis=axis, keepdims=True)
+    sign = np.sign(total.value)
+    out = ops.log(ops.absolute(total)) + top
+    if not keepdims:
+        out, sign = ops.squeeze(out, axis), np.squeeze(sign, axis)
+    if return_sign:
+        return out, asarray(sign)
+    return ops.where(sign < 0, np.nan, out)
 
 
 def softmax(x, axis=-1):

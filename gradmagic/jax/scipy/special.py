@@ -1,0 +1,46 @@
+"""``jax.scipy.special``: ``logsumexp`` (JAX's, with ``b`` and ``return_sign``), ``expit``,
+``logit``, ``erf``, ``erfc``, ``ndtr``, ``xlogy`` and ``xlog1py``."""
+
+from __future__ import annotations
+
+import math
+
+from ...core import ops
+from ...core import special as core
+from ..array import asarray
+from ..nn import logsumexp, sigmoid
+
+expit = sigmoid
+
+
+def logit(x):
+    """``log(x / (1 - x))``."""
+    x = asarray(x)
+    return ops.log(x / (1 - x))
+
+
+def erf(x):
+    return core.erf(asarray(x))
+
+
+def erfc(x):
+    """``1 - erf(x)``."""
+    return 1 - erf(x)
+
+
+def ndtr(x):
+    """The standard normal's distribution function, ``(1 + erf(x / sqrt(2))) / 2``."""
+    return (1 + erf(asarray(x) / math.sqrt(2))) / 2
+
+
+def xlogy(x, y):
+    """``x log(y)``, 0 where ``x`` is 0; derivatives ``log(y)`` and ``x / y``, as JAX's."""
+    return core.xlogy(asarray(x), asarray(y))
+
+
+def xlog1py(x, y):
+    """``x log(1 + y)``, 0 where ``x`` is 0; derivatives ``log(1 + y)`` and ``x / (1 + y)``."""
+    return core.xlog1py(asarray(x), asarray(y))
+
+
+__all__ = ["logsumexp", "expit", "logit", "erf", "erfc", "ndtr", "xlogy", "xlog1py"]

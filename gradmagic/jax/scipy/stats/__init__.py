@@ -1,0 +1,5 @@
+"""``jax.scipy.stats``: ``norm``."""
+
+from . import norm
+
+__all__ = ["norm"]
