@@ -19,7 +19,8 @@ CASES = [
     ("from gradmagic.tf import keras", r"gradmagic\.tf\.keras does not exist.*not all of TensorFlow"),
     ("from gradmagic.tf.keras import layers", r"gradmagic\.tf\.keras does not exist"),
     ("from gradmagic.jax import pmap", r"gradmagic\.jax\.pmap does not exist.*out of scope: pmap"),
-    ("from gradmagic.jax.scipy.special import logsumexp", r"gradmagic\.jax\.scipy does not exist"),
+    ("from gradmagic.jax.scipy.stats import beta", r"gradmagic\.jax\.scipy\.stats\.beta does not exist: it maps norm"),
+    ("from gradmagic.jax.scipy import optimize", r"gradmagic\.jax\.scipy\.optimize does not exist: it maps linalg"),
     ("from gradmagic.jax.experimental import ode", r"gradmagic\.jax\.experimental does not exist"),
 ]
 

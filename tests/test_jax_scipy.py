@@ -193,3 +193,11 @@ def test_logsumexp_takes_signed_weights_and_returns_the_sign():
     g = jax.grad(lambda a: logsumexp(a, axis=1, b=b, return_sign=True)[0].sum())(a)
     np.testing.assert_allclose(np.asarray(g), [[0.50601, -1.37548, 1.86947], [-0.16034, -0.02949, 1.18983]],
                                atol=1e-4)
+
+
+def test_what_jax_scipy_leaves_out_says_what_it_maps():
+    with pytest.raises(AttributeError, match=r"gradmagic.jax.scipy.special.gammaln does not exist: it "
+                                             r"maps logsumexp, expit, logit, erf, erfc, ndtr, xlogy, xlog1py"):
+        jax.scipy.special.gammaln
+    with pytest.raises(AttributeError, match=r"gradmagic.jax.scipy.linalg.expm does not exist: it maps cholesky"):
+        jax.scipy.linalg.expm

@@ -4,3 +4,7 @@
 from . import linalg, special, stats
 
 __all__ = ["linalg", "special", "stats"]
+
+
+def __getattr__(name):
+    raise AttributeError(f"gradmagic.jax.scipy.{name} does not exist: it maps {', '.join(__all__)}")

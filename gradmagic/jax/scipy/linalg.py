@@ -83,3 +83,7 @@ def eigh(a, b=None, lower=True, eigvals_only=False, overwrite_a=False, overwrite
 
 
 __all__ = ["cholesky", "cho_factor", "cho_solve", "solve_triangular", "solve", "inv", "det", "eigh"]
+
+
+def __getattr__(name):
+    raise AttributeError(f"gradmagic.jax.scipy.linalg.{name} does not exist: it maps {', '.join(__all__)}")

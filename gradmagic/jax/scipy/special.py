@@ -44,3 +44,7 @@ def xlog1py(x, y):
 
 
 __all__ = ["logsumexp", "expit", "logit", "erf", "erfc", "ndtr", "xlogy", "xlog1py"]
+
+
+def __getattr__(name):
+    raise AttributeError(f"gradmagic.jax.scipy.special.{name} does not exist: it maps {', '.join(__all__)}")

@@ -34,3 +34,7 @@ def sf(x, loc=0, scale=1):
 
 
 __all__ = ["logpdf", "pdf", "cdf", "sf"]
+
+
+def __getattr__(name):
+    raise AttributeError(f"gradmagic.jax.scipy.stats.norm.{name} does not exist: it maps {', '.join(__all__)}")
