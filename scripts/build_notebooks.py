@@ -813,6 +813,7 @@ PyTorch's semantics (float32 by default, `.grad` accumulates, a graph is freed b
 %load_ext gradmagic
 import math
 import gradmagic.torch as torch
+from gradmagic.torch.autograd.gradcheck import GradcheckError
 """),
     md("""
 ## The tutorial's `LegendrePolynomial3`
@@ -932,7 +933,7 @@ class SinhBad(torch.autograd.Function):
 x = torch.tensor([0.5, 1.0], requires_grad=True, dtype=torch.double)
 try:
     torch.autograd.gradgradcheck(SinhBad.apply, x)
-except torch.autograd.GradcheckError as e:
+except GradcheckError as e:
     print(str(e).splitlines()[0])
 """),
     md("""
