@@ -434,6 +434,20 @@ def test_turning_on_a_check_gradmagic_does_not_make_says_so():
         jax.config.update("jax_platform_name", "cpu")
 
 
+def test_indices_are_int32_as_jaxs():
+    """NumPy's index functions give int64, JAX's (x64 off) int32 (JAX 0.10.2)."""
+    c = jnp.array([0, 1, 1])
+    for got in (jnp.where(c)[0], jnp.nonzero(c)[0], jnp.argsort(jnp.array([3.0, 1.0])),
+                jnp.argmax(jnp.array([1.0, 3.0])), jnp.searchsorted(jnp.array([1.0, 2.0]), 1.5)):
+        assert isinstance(got, jax.Array) and got.dtype == np.int32
+    assert jnp.where(c)[0].tolist() == [1, 2]
+    jax.config.update("jax_enable_x64", True)
+    try:
+        assert jnp.argsort(jnp.array([3.0, 1.0])).dtype == np.int64
+    finally:
+        jax.config.update("jax_enable_x64", False)
+
+
 def test_results_stay_in_jax_s_32_bit_types_where_numpy_would_widen_them():
     """NumPy gives float64 for int32 * float32 and int64 for 1 - a bool array; JAX, with x64
     off, float32 and int32. The autodiff cookbook's logistic loss, whose labels are bools,

@@ -261,9 +261,9 @@ def followed(t):
 def to_array(t):
     """A result as an ``Array``: a plain Tensor no tape follows (what a function without a
     gradient gives, such as ``np.zeros_like``) becomes one; anything else is kept."""
-    if not isinstance(t, Tensor) or isinstance(t, Array) or followed(t):
+    if not isinstance(t, Tensor) or isinstance(t, Array) and canonical(t.dtype) == t.dtype or followed(t):
         return t
-    return asarray(t.value)
+    return asarray(t.value)  # (an Array of a 64-bit dtype with x64 off: NumPy's int64 indices)
 
 
 def fresh(x):
