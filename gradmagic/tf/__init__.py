@@ -29,13 +29,13 @@ from ..core.ops import stop_gradient
 from ..core.tape import GradientTape
 from ..core.tensor import Shape as TensorShape
 from ..core.tensor import Tensor
-from . import autodiff, config, debugging, errors, linalg, math, nn, random
+from . import autodiff, config, debugging, errors, linalg, math, nest, nn, random
 from .arrays import (argsort, boolean_mask, broadcast_to, clip_by_global_norm, clip_by_norm,
                      clip_by_value, concat, expand_dims, gather, gather_nd, one_hot, pad, repeat,
                      reshape, reverse, roll, slice, sort, split, squeeze, stack, tile, transpose,
                      unstack, where)
-from .control import (cond, foldl, foldr, grad_pass_through, gradients, map_fn,
-                      recompute_grad, scan, vectorized_map, while_loop)
+from .control import (case, cond, foldl, foldr, grad_pass_through, gradients, map_fn,
+                      recompute_grad, scan, switch_case, vectorized_map, while_loop)
 from .linalg import einsum, matmul, norm, tensordot
 from .math import add_n, argmax, argmin, cumsum
 from .module import Module, name_scope
@@ -75,11 +75,12 @@ __all__ = sorted({
     "broadcast_to", "where", "clip_by_value", "clip_by_norm", "clip_by_global_norm", "gather",
     "gather_nd", "boolean_mask", "slice", "one_hot", "split", "repeat", "tile", "pad",
     "reverse", "roll", "sort", "argsort", "matmul", "norm", "einsum", "tensordot", "argmax",
-    "argmin", "cumsum", "add_n", "reduce_all", "reduce_any", "log", "cond", "while_loop",
+    "argmin", "cumsum", "add_n", "reduce_all", "reduce_any", "log", "cond", "case", "switch_case",
+    "while_loop",
     "map_fn", "vectorized_map", "recompute_grad", "grad_pass_through", "gradients",
     "scan", "foldl", "foldr", "scatter_nd", "tensor_scatter_nd_add", "tensor_scatter_nd_sub",
     "tensor_scatter_nd_update", "TensorSpec", "TensorShape",
-    "math", "linalg", "nn", "random", "debugging", "autodiff", "errors", "config", "Module",
+    "math", "linalg", "nest", "nn", "random", "debugging", "autodiff", "errors", "config", "Module",
     "name_scope",
     *TOP_ELEMENTWISE, *TOP_REDUCTIONS})
 

@@ -14,6 +14,7 @@ from ..core.tape import GradientTape
 from ..core.tensor import Tensor
 from ..errors import GradientTypeError, GradientValueError
 from .arrays import unstack
+from .errors import InvalidArgumentError
 from .tensors import as_tensor, convert_to_tensor
 
 
@@ -32,6 +33,45 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
         raise GradientValueError(f"tf.cond(pred): expected a scalar predicate, got shape {p.shape} "
                                  "(the truth value of more than one element is ambiguous)")
     return true_fn() if bool(p.numpy().reshape(())) else false_fn()
+
+
+def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"):
+    """``tf.case``: the function of the first ``(predicate, function)`` pair whose predicate
+    is true (eager: only it runs), else ``default``'s."""
+    pairs = list(pred_fn_pairs.items() if isinstance(pred_fn_pairs, dict) else pred_fn_pairs)
+    seen = []
+    for pred, fn in pairs:
+        callable_or_fail("tf.case", "pred_fn_pairs", fn)
+        p = as_tensor(pred)
+        if p.size != 1:
+            raise GradientValueError(f"tf.case(pred_fn_pairs): expected scalar predicates, got shape {p.shape}")
+        seen.append(bool(p.numpy().reshape(())))
+        if seen[-1]:
+            return fn()
+    if default is None:
+        raise InvalidArgumentError("Input error: None of conditions evaluated as True: "
+                                   + ", ".join(str(v) for v in seen))
+    callable_or_fail("tf.case", "default", default)
+    return default()
+
+
+def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
+    """``tf.switch_case``: ``branch_fns[branch_index]()``; an index out of range runs
+    ``default``, or the last branch where there is none."""
+    if not isinstance(branch_index, Tensor):
+        raise TypeError(f"'branch_index' must be a Tensor, got {type(branch_index)}")
+    if isinstance(branch_fns, dict) or branch_fns and isinstance(branch_fns[0], (tuple, list)):
+        keyed = dict(branch_fns.items() if isinstance(branch_fns, dict) else branch_fns)
+        if sorted(keyed) != list(range(len(keyed))):
+            raise ValueError(f"branch indices (keys) must form contiguous range of [0 to "
+                             f"{len(keyed)}) but found {{{','.join(str(k) for k in sorted(keyed))}}}")
+        branch_fns = [keyed[k] for k in range(len(keyed))]
+    for fn in branch_fns:
+        callable_or_fail("tf.switch_case", "branch_fns", fn)
+    k = int(branch_index.numpy())
+    if not 0 <= k < len(branch_fns):
+        return default() if default is not None else branch_fns[-1]()
+    return branch_fns[k]()
 
 
 def structure(value):
