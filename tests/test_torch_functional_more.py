@@ -154,6 +154,11 @@ def test_refusals_in_pytorchs_words():
         (ValueError, "dropout probability has to be between 0 and 1, but got 1.5",
          lambda: F.dropout(torch.ones(2), 1.5)),
         (RuntimeError, "Padding length must be divisible by 2", lambda: F.pad(torch.ones(2), (1,))),
+        (NotImplementedError, "Padding size 2 is not supported for 4D input tensor.\nSupported combinations "
+                              "for non-constant padding:\n  - 2D or 3D input: padding size = 2 (pads last "
+                              "dimension)\n  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n  "
+                              "- 4D or 5D input: padding size = 6 (pads last 3 dimensions)",
+         lambda: F.pad(torch.ones(1, 2, 4, 4), (1, 1), mode="reflect")),
         (RuntimeError, "Padding length should be less than or equal to two times the input dimension "
                        "but got padding length 4 and input of dimension 1",
          lambda: F.pad(torch.ones(2), (1, 1, 1, 1))),
@@ -162,6 +167,15 @@ def test_refusals_in_pytorchs_words():
         with pytest.raises(exc) as info:
             fn()
         assert str(info.value) == message
+
+
+def test_pads_are_named_as_pytorchs():
+    # PyTorch 2.13.0's grad_fn names; its circular pad is a copy into slices
+    x = torch.ones(1, 2, 4, 4, requires_grad=True)
+    assert F.pad(x, (1, 1)).grad_fn.name() == "ConstantPadNdBackward0"
+    assert F.pad(x[0], (1, 1), mode="reflect").grad_fn.name() == "ReflectionPad1DBackward0"
+    assert F.pad(x, (1, 1, 1, 1), mode="replicate").grad_fn.name() == "ReplicationPad2DBackward0"
+    assert F.pad(x, (1, 1, 1, 1), mode="circular").grad_fn.name() == "CopySlices"
 
 
 def test_dropout_in_training_zeroes_a_share_and_scales_the_rest():

@@ -204,8 +204,15 @@ def pad(input, pad, mode="constant", value=None):
                            f"{input.ndim}")
     if mode not in PAD_MODES:
         raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    axes = len(pad) // 2
+    if mode != "constant" and input.ndim not in (axes + 1, axes + 2):
+        raise NotImplementedError(
+            f"Padding size {len(pad)} is not supported for {input.ndim}D input tensor.\nSupported "
+            "combinations for non-constant padding:\n  - 2D or 3D input: padding size = 2 (pads last "
+            "dimension)\n  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n  - 4D or 5D "
+            "input: padding size = 6 (pads last 3 dimensions)")
     widths = [[0, 0] for _ in range(input.ndim)]
-    for k in range(len(pad) // 2):
+    for k in range(axes):
         widths[-1 - k] = [int(pad[2 * k]), int(pad[2 * k + 1])]
     if any(w < 0 for pair in widths for w in pair):
         if mode != "constant":
@@ -218,7 +225,9 @@ def pad(input, pad, mode="constant", value=None):
         out = layout.pad(input, widths, constant_values=0 if value is None else value)
     else:
         out = layout.pad(input, widths, mode=PAD_MODES[mode])
-    return named(out, "ConstantPadNdBackward0" if mode == "constant" else None)
+    names = {"constant": "ConstantPadNdBackward0", "reflect": f"ReflectionPad{axes}DBackward0",
+             "replicate": f"ReplicationPad{axes}DBackward0", "circular": "CopySlices"}
+    return named(out, names[mode])
 
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
