@@ -159,6 +159,9 @@ def test_refusals_in_pytorchs_words():
                               "dimension)\n  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n  "
                               "- 4D or 5D input: padding size = 6 (pads last 3 dimensions)",
          lambda: F.pad(torch.ones(1, 2, 4, 4), (1, 1), mode="reflect")),
+        (RuntimeError, "Argument #4: Padding size should be less than the corresponding input dimension, "
+                       "but got: padding (4, 1) at dimension 2 of input [1, 2, 4]",
+         lambda: F.pad(torch.ones(1, 2, 4), (4, 1), mode="reflect")),
         (RuntimeError, "Padding length should be less than or equal to two times the input dimension "
                        "but got padding length 4 and input of dimension 1",
          lambda: F.pad(torch.ones(2), (1, 1, 1, 1))),

@@ -214,6 +214,10 @@ def pad(input, pad, mode="constant", value=None):
     widths = [[0, 0] for _ in range(input.ndim)]
     for k in range(axes):
         widths[-1 - k] = [int(pad[2 * k]), int(pad[2 * k + 1])]
+        if mode == "reflect" and max(widths[-1 - k]) >= input.shape[-1 - k]:
+            raise RuntimeError(f"Argument #4: Padding size should be less than the corresponding input "
+                               f"dimension, but got: padding ({pad[2 * k]}, {pad[2 * k + 1]}) at "
+                               f"dimension {input.ndim - 1 - k} of input {list(input.shape)}")
     if any(w < 0 for pair in widths for w in pair):
         if mode != "constant":
             raise NotImplementedError(f"pad(mode={mode!r}) with a negative width is not supported "
