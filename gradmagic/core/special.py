@@ -1,8 +1,8 @@
 """``np.sinc`` on Tensors: ``sin(pi x) / (pi x)``, 1 at 0, with every derivative right
 there too; ``softmax`` and ``log_softmax``, which every dialect's namespace maps, and the
 constants and formulas of the activations they share (``selu``'s, ``gelu``'s two forms),
-and ``erf``, which NumPy lacks and the exact ``gelu`` needs, and SciPy's ``xlogy`` and
-``xlog1py``.
+and ``erf``, which NumPy lacks and the exact ``gelu`` needs, and SciPy's ``xlogy``,
+``xlog1py``, ``gammaln`` (``lgamma``) and ``polygamma`` (``digamma`` its order 0).
 
 ``sin(y) / y`` differentiated as written has ``0 / 0`` at 0, and a ``where`` that picks
 1 there gives the right value and first derivative but a second derivative of 0 (it is
@@ -20,6 +20,7 @@ import math
 import numpy as np
 
 from .._backend import to_host
+from ..errors import GradientValueError
 from . import ops
 from .primitive import Primitive, apply, composite, defvjp
 
@@ -139,6 +140,90 @@ def xlogy(x, y):
 def xlog1py(x, y):
     """``x log(1 + y)``, 0 where ``x`` is 0; derivatives ``log(1 + y)`` and ``x / (1 + y)``."""
     return apply(XLOG1PY, x, y)
+
+
+# -- lgamma and the polygamma functions: NumPy has none --------------------------------
+def _host_float(xp, x, compute):
+    """``compute`` (float64 NumPy in and out) of ``x``, in the float dtype NumPy's ufuncs
+    give ``x``, on ``x``'s module (a 0-d result a NumPy scalar, as ufuncs give)."""
+    host = np.asarray(to_host(x))
+    dtype = np.sin(np.zeros((), host.dtype)).dtype  # NumPy's: float32 stays, int32 is float64
+    out = compute(host.astype(np.float64)).astype(dtype, copy=False)
+    if xp is np:
+        return out[()] if not out.shape else out
+    return xp.asarray(out)
+
+
+def _lgamma_host(z):
+    out = np.empty(z.shape)
+    for i, v in enumerate(z.ravel().tolist()):  # Python's, correctly rounded; a pole is inf
+        try:
+            out.flat[i] = math.lgamma(v)
+        except ValueError:
+            out.flat[i] = math.inf
+    return out
+
+
+# Bernoulli numbers B2, B4 ... B20, for the asymptotic series at z >= 10 + n
+BERNOULLI = (1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66, -691 / 2730, 7 / 6, -3617 / 510,
+             43867 / 798, -174611 / 330)
+
+
+def _polygamma_host(z, n):
+    """The ``n``-th derivative of digamma: shifted up by the recurrence ``psi^(n)(x) =
+    psi^(n)(x + 1) + (-1)^(n+1) n! / x^(n+1)`` until ``x >= 10 + n``, then the asymptotic
+    series. Digamma of a negative ``x`` reflects first, ``psi(1 - x) - pi / tan(pi x)``.
+    At a pole (an integer <= 0): NaN, or +inf for odd ``n``, as JAX gives."""
+    out = np.full(z.shape, np.nan)
+    pole = (z <= 0) & (z == np.floor(z))
+    ok = np.isfinite(z) & ~pole
+    x, extra = z[ok], 0.0
+    if n == 0:
+        reflect = x < 0
+        extra = np.where(reflect, -math.pi / np.tan(math.pi * np.where(reflect, x, 0.5)), 0.0)
+        x = np.where(reflect, 1 - x, x)
+    sign, fact = (-1) ** (n + 1), math.factorial(n)
+    acc = np.zeros_like(x)
+    while x.size and x.min() < 10 + n:
+        low = x < 10 + n
+        step = -1 / x if n == 0 else sign * fact / x ** (n + 1)
+        acc += np.where(low, step, 0.0)
+        x = np.where(low, x + 1, x)
+    if n == 0:
+        series = np.log(x) - 1 / (2 * x) - sum(b / (2 * k * x ** (2 * k)) for k, b in enumerate(BERNOULLI, 1))
+    else:
+        series = sign * (math.factorial(n - 1) / x ** n + fact / (2 * x ** (n + 1)) + sum(
+            b * math.factorial(2 * k + n - 1) / (math.factorial(2 * k) * x ** (2 * k + n))
+            for k, b in enumerate(BERNOULLI, 1)))
+    out[ok] = series + acc + extra
+    out[z == math.inf] = math.inf if n == 0 else 0.0
+    if n % 2:
+        out[pole] = math.inf
+    return out
+
+
+LGAMMA = Primitive("lgamma", lambda xp, x: _host_float(xp, x, _lgamma_host), elementwise=True)
+POLYGAMMA = Primitive("polygamma", lambda xp, x, n=0: _host_float(xp, x, lambda z: _polygamma_host(z, n)),
+                      elementwise=True)
+defvjp(LGAMMA, lambda g, ans, x: g * apply(POLYGAMMA, x), labels=("digamma(x)",))
+defvjp(POLYGAMMA, lambda g, ans, x, n=0: g * apply(POLYGAMMA, x, n=n + 1), labels=("polygamma(n + 1, x)",))
+
+
+def gammaln(x):
+    """``log |Gamma(x)|`` (``lgamma``), ``inf`` at the poles; its derivative is ``digamma``."""
+    return apply(LGAMMA, x)
+
+
+def polygamma(n, x):
+    """The ``n``-th derivative of ``digamma`` (``n = 0``: digamma itself), to any order."""
+    if isinstance(n, bool) or int(n) != n or n < 0:
+        raise GradientValueError(f"polygamma(n={n!r}): n must be a non-negative integer")
+    return apply(POLYGAMMA, x, n=int(n)) if n else apply(POLYGAMMA, x)
+
+
+def digamma(x):
+    """``d/dx log Gamma(x)``: ``polygamma(0, x)``."""
+    return apply(POLYGAMMA, x)
 
 
 FUNCTIONS = {np.sinc: sinc}

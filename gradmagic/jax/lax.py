@@ -38,6 +38,15 @@ def erf(x):
     return special.erf(_floating("erf", x, "floating"))
 
 
+def lgamma(x):
+    """``log |Gamma(x)|``; its derivative is ``digamma``."""
+    return special.gammaln(_floating("lgamma", x, "floating"))
+
+
+def digamma(x):
+    return special.digamma(_floating("digamma", x, "floating"))
+
+
 def rsqrt(x):
     """``1 / sqrt(x)``; its derivative is ``-0.5 x ** -1.5``."""
     return ops.reciprocal(ops.sqrt(_floating("rsqrt", x)))
@@ -136,10 +145,11 @@ def __getattr__(name):
     raise AttributeError(f"gradmagic.jax.lax.{name} does not exist: it maps stop_gradient, cond, "
                          "switch, select, while_loop, fori_loop, scan, map (run eagerly), "
                          "dynamic_slice, dynamic_update_slice and their _in_dim forms, "
-                         "dynamic_index_in_dim, clamp, exp, log, erf, pow, integer_pow and rsqrt")
+                         "dynamic_index_in_dim, clamp, exp, log, erf, lgamma, digamma, pow, "
+                         "integer_pow and rsqrt")
 
 
 __all__ = ["stop_gradient", "cond", "switch", "select", "while_loop", "fori_loop", "scan", "map",
            "dynamic_slice", "dynamic_update_slice", "dynamic_slice_in_dim",
            "dynamic_update_slice_in_dim", "dynamic_index_in_dim", "clamp", "exp", "log", "erf",
-           "pow", "integer_pow", "rsqrt"]
+           "pow", "integer_pow", "rsqrt", "lgamma", "digamma"]

@@ -6,6 +6,8 @@ TensorFlow's parameters, defaults and gradient conventions where they differ fro
 
 import collections
 
+import numpy as np
+
 from .._backend import xp_of
 from ..core import ops, special, statistics
 from ..core.primitive import Primitive, composite, defvjp, unary as unary_op
@@ -108,7 +110,8 @@ UNARY = {
     "is_nan": ops.isnan, "is_inf": ops.isinf, "is_finite": ops.isfinite, "floor": ops.floor,
     "ceil": ops.ceil, "round": ops.rint, "logical_not": ops.logical_not, "relu": relu_of,
     "rsqrt": rsqrt_of, "softsign": softsign_of, "log_sigmoid": log_sigmoid_of,
-    "reciprocal_no_nan": reciprocal_no_nan_of, "erf": special.erf,
+    "reciprocal_no_nan": reciprocal_no_nan_of, "erf": special.erf, "lgamma": special.gammaln,
+    "digamma": special.digamma,
 }
 BINARY = {
     "add": ops.add, "subtract": ops.subtract, "multiply": ops.multiply, "divide": ops.divide,
@@ -123,6 +126,16 @@ BINARY = {
 ELEMENTWISE = {**{k: unary(f, k) for k, f in UNARY.items()},
                **{k: binary(f, k) for k, f in BINARY.items()}}
 globals().update(ELEMENTWISE)
+
+
+def polygamma(a, x, name=None):
+    """``tf.math.polygamma(a, x)``: the ``a``-th derivative of ``digamma`` at ``x``, for one
+    order ``a`` (a tensor of several is refused)."""
+    orders = np.unique(as_tensor(a).numpy())
+    if orders.size != 1:
+        raise NotImplementedError("tf.math.polygamma(a, x) with several orders in a is not supported "
+                                  "in gradmagic.tf: call it once per order")
+    return special.polygamma(orders[0], as_tensor(x))
 
 
 def scalar_mul(scalar, x, name=None):

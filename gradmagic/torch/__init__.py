@@ -316,6 +316,7 @@ def einsum(equation, *operands):
 
 
 meshgrid = functions.meshgrid
+polygamma = functions.polygamma_of
 
 
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):

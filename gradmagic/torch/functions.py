@@ -48,7 +48,8 @@ UNARY = {"asin": np.arcsin, "acos": np.arccos, "atan": np.arctan, "sinh": np.sin
          "cosh": np.cosh, "asinh": np.arcsinh, "acosh": np.arccosh, "atanh": np.arctanh,
          "log10": np.log10, "log2": np.log2, "exp2": np.exp2, "deg2rad": np.deg2rad,
          "rad2deg": np.rad2deg, "sinc": np.sinc, "rsqrt": lambda x: 1 / np.sqrt(x),
-         "frac": lambda x: x - np.trunc(x), "erfc": lambda x: 1 - special.erf(x)}
+         "frac": lambda x: x - np.trunc(x), "erfc": lambda x: 1 - special.erf(x),
+         "lgamma": special.gammaln, "digamma": special.digamma}
 TESTS = {"isnan": np.isnan, "isinf": np.isinf, "isfinite": np.isfinite,
          "logical_not": np.logical_not}
 
@@ -203,6 +204,16 @@ def logdet(self):
     return logabs + np.log(as_tensor_of(sign.value, self) if hasattr(sign, "value") else sign)
 
 
+def polygamma(self, n):
+    """``Tensor.polygamma(n)``: the ``n``-th derivative of ``digamma``."""
+    return special.polygamma(n, _floating(self))
+
+
+def polygamma_of(n, input):
+    """``torch.polygamma(n, input)``: the order first, as PyTorch has it."""
+    return polygamma(input, n)
+
+
 def slogdet(self):
     sign, logabs = np.linalg.slogdet(self)
     return SLOGDET(as_tensor_of(getattr(sign, "value", sign), self), logabs)
@@ -214,7 +225,7 @@ METHODS = {**{name: _unary(name, fn) for name, fn in UNARY.items()},
                                       lerp, addcmul, addcdiv, broadcast_to, tile, diag, diagonal,
                                       trace, cumprod, argsort, swapaxes, narrow, select, inner,
                                       kron, nansum, nanmean, nan_to_num, diff, masked_select,
-                                      repeat_interleave, cross, logdet, slogdet)}}
+                                      repeat_interleave, cross, logdet, slogdet, polygamma)}}
 ALIASES = {"arcsin": "asin", "arccos": "acos", "arctan": "atan", "arcsinh": "asinh",
            "arccosh": "acosh", "arctanh": "atanh", "arctan2": "atan2", "true_divide": "div",
            "swapdims": "swapaxes"}

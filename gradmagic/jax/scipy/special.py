@@ -1,5 +1,6 @@
 """``jax.scipy.special``: ``logsumexp`` (JAX's, with ``b`` and ``return_sign``), ``expit``,
-``logit``, ``erf``, ``erfc``, ``ndtr``, ``xlogy`` and ``xlog1py``."""
+``logit``, ``erf``, ``erfc``, ``ndtr``, ``xlogy``, ``xlog1py``, ``gammaln``, ``digamma`` and
+``polygamma``."""
 
 from __future__ import annotations
 
@@ -43,7 +44,22 @@ def xlog1py(x, y):
     return core.xlog1py(asarray(x), asarray(y))
 
 
-__all__ = ["logsumexp", "expit", "logit", "erf", "erfc", "ndtr", "xlogy", "xlog1py"]
+def gammaln(x):
+    """``log |Gamma(x)|``; its derivative is ``digamma``."""
+    return core.gammaln(asarray(x))
+
+
+def digamma(x):
+    return core.digamma(asarray(x))
+
+
+def polygamma(n, x):
+    """The ``n``-th derivative of ``digamma``, for one order ``n``."""
+    return core.polygamma(int(asarray(n).numpy()) if not isinstance(n, int) else n, asarray(x))
+
+
+__all__ = ["logsumexp", "expit", "logit", "erf", "erfc", "ndtr", "xlogy", "xlog1py", "gammaln",
+           "digamma", "polygamma"]
 
 
 def __getattr__(name):
