@@ -221,8 +221,7 @@ def cholesky(a, /, *, upper=False, folded=True):
     """NumPy's, which reads one triangle of ``a``: its gradient is folded onto it.
     ``folded=False``: JAX's (``jax.scipy.linalg``'s), the formula's full matrix unfolded."""
     _square(a)
-    params = {"upper": bool(upper)} if folded else {"upper": bool(upper), "folded": False}
-    return apply(CHOLESKY, a, **params)
+    return apply(CHOLESKY, a, upper=bool(upper), folded=bool(folded))
 
 
 def lower_inv(L, leaf=32):

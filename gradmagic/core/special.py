@@ -88,17 +88,27 @@ def gelu_erf(x):
 
 
 # -- erf: NumPy has none -------------------------------------------------------------------
-def _erf(xp, x):
-    """The error function, element by element with Python's ``math.erf`` (correctly rounded
-    in float64, about 0.15 us an element), in the float dtype NumPy's ufuncs give ``x``.
-    Values of another module (CuPy's) are computed on the host and sent back."""
+def _host_float(xp, x, compute):
+    """``compute`` (float64 NumPy in and out) of ``x``, in the float dtype NumPy's ufuncs
+    give ``x``: values of another module (CuPy's) are computed on the host and sent back, and
+    a 0-d NumPy result is a NumPy scalar, as ufuncs give."""
     host = np.asarray(to_host(x))
     dtype = np.sin(np.zeros((), host.dtype)).dtype  # NumPy's: float32 stays, int32 is float64
-    out = np.fromiter(map(math.erf, host.ravel().tolist()), np.float64, host.size)
-    out = out.reshape(host.shape).astype(dtype, copy=False)
+    out = compute(host.astype(np.float64)).astype(dtype, copy=False)
     if xp is np:
-        return out[()] if not out.shape else out  # a 0-d value as a NumPy scalar, as ufuncs give
+        return out[()] if not out.shape else out
     return xp.asarray(out)
+
+
+def _each(fn):
+    """A float64 array's elements through Python's ``fn`` (``math.erf``, ``math.lgamma``)."""
+    return lambda z: np.fromiter(map(fn, z.ravel().tolist()), np.float64, z.size).reshape(z.shape)
+
+
+def _erf(xp, x):
+    """The error function, element by element with Python's ``math.erf`` (correctly rounded
+    in float64, about 0.15 us an element)."""
+    return _host_float(xp, x, _each(math.erf))
 
 
 ERF = Primitive("erf", _erf, elementwise=True)
@@ -143,25 +153,12 @@ def xlog1py(x, y):
 
 
 # -- lgamma and the polygamma functions: NumPy has none --------------------------------
-def _host_float(xp, x, compute):
-    """``compute`` (float64 NumPy in and out) of ``x``, in the float dtype NumPy's ufuncs
-    give ``x``, on ``x``'s module (a 0-d result a NumPy scalar, as ufuncs give)."""
-    host = np.asarray(to_host(x))
-    dtype = np.sin(np.zeros((), host.dtype)).dtype  # NumPy's: float32 stays, int32 is float64
-    out = compute(host.astype(np.float64)).astype(dtype, copy=False)
-    if xp is np:
-        return out[()] if not out.shape else out
-    return xp.asarray(out)
-
-
-def _lgamma_host(z):
-    out = np.empty(z.shape)
-    for i, v in enumerate(z.ravel().tolist()):  # Python's, correctly rounded; a pole is inf
-        try:
-            out.flat[i] = math.lgamma(v)
-        except ValueError:
-            out.flat[i] = math.inf
-    return out
+def _lgamma(v):
+    """Python's ``math.lgamma``, ``inf`` at a pole (where it raises)."""
+    try:
+        return math.lgamma(v)
+    except ValueError:
+        return math.inf
 
 
 # Bernoulli numbers B2, B4 ... B20, for the asymptotic series at z >= 10 + n
@@ -202,10 +199,10 @@ def _polygamma_host(z, n):
     return out
 
 
-LGAMMA = Primitive("lgamma", lambda xp, x: _host_float(xp, x, _lgamma_host), elementwise=True)
+LGAMMA = Primitive("lgamma", lambda xp, x: _host_float(xp, x, _each(_lgamma)), elementwise=True)
 POLYGAMMA = Primitive("polygamma", lambda xp, x, n=0: _host_float(xp, x, lambda z: _polygamma_host(z, n)),
                       elementwise=True)
-defvjp(LGAMMA, lambda g, ans, x: g * apply(POLYGAMMA, x), labels=("digamma(x)",))
+defvjp(LGAMMA, lambda g, ans, x: g * apply(POLYGAMMA, x, n=0), labels=("digamma(x)",))
 defvjp(POLYGAMMA, lambda g, ans, x, n=0: g * apply(POLYGAMMA, x, n=n + 1), labels=("polygamma(n + 1, x)",))
 
 
@@ -218,12 +215,12 @@ def polygamma(n, x):
     """The ``n``-th derivative of ``digamma`` (``n = 0``: digamma itself), to any order."""
     if isinstance(n, bool) or int(n) != n or n < 0:
         raise GradientValueError(f"polygamma(n={n!r}): n must be a non-negative integer")
-    return apply(POLYGAMMA, x, n=int(n)) if n else apply(POLYGAMMA, x)
+    return apply(POLYGAMMA, x, n=int(n))
 
 
 def digamma(x):
     """``d/dx log Gamma(x)``: ``polygamma(0, x)``."""
-    return apply(POLYGAMMA, x)
+    return polygamma(0, x)
 
 
 FUNCTIONS = {np.sinc: sinc}

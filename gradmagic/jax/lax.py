@@ -84,8 +84,8 @@ def _starts(name, operand, start_indices, sizes):
     out = []
     for s, dim, size in zip(starts, operand.shape, sizes):
         s = int(s)
-        s = s + dim if s < 0 else s
-        out.append(slice(min(max(s, 0), dim - size), min(max(s, 0), dim - size) + size))
+        s = min(max(s + dim if s < 0 else s, 0), dim - size)
+        out.append(slice(s, s + size))
     return tuple(out)
 
 

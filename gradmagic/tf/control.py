@@ -15,6 +15,7 @@ from ..core.tensor import Tensor
 from ..errors import GradientTypeError, GradientValueError
 from .arrays import unstack
 from .errors import InvalidArgumentError
+from .nest import outline
 from .tensors import as_tensor, convert_to_tensor
 
 
@@ -28,11 +29,16 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
     branch runs, and its result is returned as it is)."""
     callable_or_fail("tf.cond", "true_fn", true_fn)
     callable_or_fail("tf.cond", "false_fn", false_fn)
+    return true_fn() if truth("tf.cond(pred)", pred) else false_fn()
+
+
+def truth(where, pred):
+    """A scalar predicate's truth; else the error, naming ``where``."""
     p = as_tensor(pred)
     if p.size != 1:
-        raise GradientValueError(f"tf.cond(pred): expected a scalar predicate, got shape {p.shape} "
+        raise GradientValueError(f"{where}: expected a scalar predicate, got shape {p.shape} "
                                  "(the truth value of more than one element is ambiguous)")
-    return true_fn() if bool(p.numpy().reshape(())) else false_fn()
+    return bool(p.numpy().reshape(()))
 
 
 def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"):
@@ -42,10 +48,7 @@ def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"
     seen = []
     for pred, fn in pairs:
         callable_or_fail("tf.case", "pred_fn_pairs", fn)
-        p = as_tensor(pred)
-        if p.size != 1:
-            raise GradientValueError(f"tf.case(pred_fn_pairs): expected scalar predicates, got shape {p.shape}")
-        seen.append(bool(p.numpy().reshape(())))
+        seen.append(truth("tf.case(pred_fn_pairs)", pred))
         if seen[-1]:
             return fn()
     if default is None:
@@ -74,12 +77,6 @@ def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
     return branch_fns[k]()
 
 
-def structure(value):
-    """A nest's structure: its leaves replaced by None (for comparing two nests)."""
-    leaves, _, rebuild = flatten(value)
-    return repr(rebuild([None] * len(leaves)))
-
-
 def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10,
                back_prop=True, swap_memory=False, maximum_iterations=None, name=None):
     """``tf.while_loop``: while ``cond(*loop_vars)``, ``loop_vars = body(*loop_vars)``, at most
@@ -97,11 +94,11 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         raise GradientTypeError("tf.while_loop(parallel_iterations): 'parallel_iterations' must be "
                                 "a positive integer.")
     limit = None if maximum_iterations is None else int(as_tensor(maximum_iterations).numpy())
-    shape = structure(list(loop_vars))
+    shape = outline(list(loop_vars))
     done = 0
     while (limit is None or done < limit) and bool(as_tensor(cond(*loop_vars)).numpy()):
         new = body(*loop_vars)
-        if not isinstance(new, (list, tuple)) or structure(list(new)) != shape:
+        if not isinstance(new, (list, tuple)) or outline(list(new)) != shape:
             raise GradientValueError(
                 f"tf.while_loop(body): The two structures don't have the same nested structure: "
                 f"body must return the structure of loop_vars, {shape}, got {new!r:.80}")
@@ -229,11 +226,11 @@ def accumulated(fn_name, fn, elems, initializer, reverse, keep):
     else:
         leaves, _, rebuild = flatten(initializer)
         a, seen = rebuild([as_tensor(v) for v in leaves]), []
-    shape = structure(a)
+    shape = outline(a)
     for k in steps:
         a = fn(a, slice_at(k))
-        if structure(a) != shape:
-            wanted = "one tensor" if shape == "None" else shape
+        if outline(a) != shape:
+            wanted = "one tensor" if shape == "." else shape
             raise GradientValueError(
                 f"{fn_name}(fn): The two structures don't have the same nested structure: fn must "
                 f"return what the accumulator is, {wanted}, got {a!r:.80}")

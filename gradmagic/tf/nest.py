@@ -33,8 +33,9 @@ def _shown(value):
     return f"type={type(value).__name__} str={value}"
 
 
-def _outline(value):
-    """The structure with each leaf a dot, as TensorFlow's messages draw it."""
+def outline(value):
+    """The structure with each leaf a dot, as TensorFlow's messages draw it (``[., (., .)]``);
+    two nests are nested alike where their outlines are equal."""
     leaves, _, rebuild = core_flatten(value)
     return str(rebuild([_Dot()] * len(leaves)))
 
@@ -84,8 +85,8 @@ def assert_same_structure(nest1, nest2, check_types=True, expand_composites=Fals
     exc, reason = found
     raise exc(f"The two structures don't have the same nested structure.\n\nFirst structure: "
               f"{_shown(nest1)}\n\nSecond structure: {_shown(nest2)}\n\nMore specifically: "
-              f"{reason}\nEntire first structure:\n{_outline(nest1)}\nEntire second structure:\n"
-              f"{_outline(nest2)}")
+              f"{reason}\nEntire first structure:\n{outline(nest1)}\nEntire second structure:\n"
+              f"{outline(nest2)}")
 
 
 def map_structure(func, *structure, check_types=True, expand_composites=False):

@@ -6,14 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...core import contract, ops
+from ...core import contract
 from ...core import linalg as core
 from ..array import asarray, wrap
 from ..numpy import linalg as numpy_linalg
-
-
-def _t(a):
-    return ops.swapaxes(a, -1, -2)
 
 
 def cholesky(a, lower=False, overwrite_a=False, check_finite=True):
@@ -31,7 +27,7 @@ def cho_factor(a, lower=False, overwrite_a=False, check_finite=True):
 def cho_solve(c_and_lower, b, overwrite_b=False, check_finite=True):
     """``a^-1 b`` from ``cho_factor``'s ``(factor, lower)``: two triangular solves."""
     c, lower = c_and_lower
-    L = asarray(c) if lower else _t(asarray(c))
+    L = asarray(c) if lower else core.T(asarray(c))
     return solve_triangular(L, solve_triangular(L, b, lower=True), trans=1, lower=True)
 
 
@@ -49,18 +45,13 @@ def solve_triangular(a, b, trans=0, lower=False, unit_diagonal=False, overwrite_
     else:
         a = contract.tril(a) if lower else contract.triu(a)
     if trans not in (0, "N"):
-        a = _t(a)
-    vector = b.ndim == a.ndim - 1
-    x = core.solve(a, ops.expand_dims(b, -1) if vector else b)
-    return wrap(ops.squeeze(x, -1) if vector else x)
+        a = core.T(a)
+    return wrap(core.solve(a, b))  # NumPy's: a vector b too
 
 
 def solve(a, b, lower=False, overwrite_a=False, overwrite_b=False, check_finite=True,
           assume_a="gen"):
-    a, b = asarray(a), asarray(b)
-    vector = b.ndim == a.ndim - 1
-    x = core.solve(a, ops.expand_dims(b, -1) if vector else b)
-    return wrap(ops.squeeze(x, -1) if vector else x)
+    return wrap(core.solve(asarray(a), asarray(b)))
 
 
 def inv(a, overwrite_a=False, check_finite=True):

@@ -54,6 +54,13 @@ def _patches(x, kernel, s, d, out, groups):
     return ops.reshape(ops.stack(windows, axis=-1), (n, groups, c // groups, ho, wo, kh * kw))
 
 
+def _finished(out, dims, batched):
+    """A 2-d convolution's ``out`` as the ``dims``-d one asked for, batched as its input."""
+    if dims == 1:
+        out = ops.squeeze(out, 2)
+    return named(out if batched else ops.squeeze(out, 0), "ConvolutionBackward0")
+
+
 @composite("conv_transpose2d(upstream, weight)", "conv2d_weight(input, upstream)",
            "upstream summed over n, h, w")
 def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
@@ -76,10 +83,7 @@ def _conv(fn, input, weight, bias, stride, padding, dilation, groups, dims):
         stride, dilation = (1, _pair("stride", stride, 1)[0]), (1, _pair("dilation", dilation, 1)[0])
         padding = padding if isinstance(padding, str) else (0, _pair("padding", padding, 1)[0])
     out = _conv2d(fn, x, weight, bias, stride, padding, dilation, groups)
-    if dims == 1:
-        out = ops.squeeze(out, 2)
-    out = out if batched else ops.squeeze(out, 0)
-    return named(out, "ConvolutionBackward0")
+    return _finished(out, dims, batched)
 
 
 def _conv2d(fn, x, weight, bias, stride, padding, dilation, groups):
@@ -167,10 +171,7 @@ def _conv_transpose(fn, input, weight, bias, stride, padding, output_padding, gr
     flipped = ops.flip(ops.reshape(weight, (groups, ci // groups, og, kh, kw)), (3, 4))
     kernel = ops.reshape(ops.swapaxes(flipped, 1, 2), (groups * og, ci // groups, kh, kw))
     out = _conv2d(fn, x, kernel, bias, 1, 0, d, groups)
-    if dims == 1:
-        out = ops.squeeze(out, 2)
-    out = out if batched else ops.squeeze(out, 0)
-    return named(out, "ConvolutionBackward0")
+    return _finished(out, dims, batched)
 
 
 @composite("", "conv2d(input windows, upstream)", "conv2d(upstream, weight)")
