@@ -1253,3 +1253,40 @@ def test_index_set_and_index_add_give_values_and_gradients_in_both_arguments():
     assert tape.gradient(ya, x).numpy().tolist() == [1.0, 2.0, 3.0, 4.0]
     assert tape.gradient(ya, v).numpy().tolist() == [2.0, 2.0]
     assert ops.index_set(x, 1, 7.0).numpy().tolist() == [1.0, 7.0, 3.0, 4.0]  # a number broadcast
+
+
+def test_bitwise_operators_are_numpys():
+    """``&``, ``|``, ``^`` and ``~`` on integer Tensors are NumPy's bitwise operators (they
+    were logical ones, so ``~5`` gave False); on bools the two agree."""
+    a, b = gm.constant(np.array([5, 6, -7])), np.array([3, 3, 1])
+    for op in (np.bitwise_and, np.bitwise_or, np.bitwise_xor):
+        np.testing.assert_array_equal(op(a, b).value, op(a.value, b))
+    np.testing.assert_array_equal((a & b).value, a.value & b)
+    np.testing.assert_array_equal((a | b).value, a.value | b)
+    np.testing.assert_array_equal((a ^ b).value, a.value ^ b)
+    np.testing.assert_array_equal((3 & a).value, 3 & a.value)
+    np.testing.assert_array_equal((~a).value, ~a.value)
+    t = gm.constant(np.array([True, False]))
+    np.testing.assert_array_equal((~t).value, [False, True])
+    np.testing.assert_array_equal((t ^ True).value, [False, True])
+
+
+def test_clip_with_bounds_the_wrong_way_round_gives_the_gradient_to_the_bound_it_returns():
+    """``np.clip`` is ``min(max(x, lo), hi)``: where ``lo > hi`` every element is ``hi``, and
+    the gradient is ``hi``'s (it went to ``lo`` where ``x < lo``)."""
+    args = [np.array([2.0, 1.0, 5.0, 2.7]), np.array([3.0, 0.0, 0.0, 3.0]), np.array([2.5, 2.0, 4.0, 2.5])]
+    xs = [gm.constant(a) for a in args]
+    with gm.GradientTape() as tape:
+        tape.watch(xs)
+        y = np.clip(*xs)
+    np.testing.assert_array_equal(y.value, np.clip(*args))
+    gx, glo, ghi = tape.gradient(y, xs)
+    np.testing.assert_array_equal(gx.value, [0, 1, 0, 0])
+    np.testing.assert_array_equal(glo.value, [0, 0, 0, 0])
+    np.testing.assert_array_equal(ghi.value, [1, 0, 1, 1])
+    for k in range(3):  # each against central differences (no element sits on a kink)
+        def f(v, k=k):
+            vals = list(args)
+            vals[k] = v
+            return np.clip(*vals)
+        assert gm.check_grad(f, [args[k]])

@@ -145,3 +145,18 @@ def test_erf_is_pythons_erf_element_by_element_with_its_derivatives():
 def test_erf_runs_on_another_array_module_to_second_order(module):
     # computed on the host (math.erf) and sent back to the module's device
     assert_same_on_module(module, special.erf, [np.array([-1.7, -0.2, 0.0, 0.4, 2.2])], ("erf",))
+
+
+def test_erfc_keeps_its_digits_far_out():
+    """``erfc`` is computed as itself: ``1 - erf(x)`` is 0 from x = 6 on in float64. The
+    numbers are Python's ``math.erfc``; its derivative against central differences."""
+    xs = np.array([0.5, 6.0, 26.0, -3.0])
+    x = gm.constant(xs)
+    with gm.GradientTape() as tape:
+        tape.watch(x)
+        y = special.erfc(x)
+    np.testing.assert_array_equal(y.value, [math.erfc(v) for v in xs])
+    assert y.value[1] == pytest.approx(2.1519736712498913e-17, rel=1e-15)
+    np.testing.assert_allclose(tape.gradient(y, x).value, -2 / math.sqrt(math.pi) * np.exp(-xs ** 2))
+    assert gm.check_grad(special.erfc, [np.array([0.3, -1.2, 2.0])], order=2)
+    assert special.erfc(gm.constant(np.float32(5.0))).value.dtype == np.float32

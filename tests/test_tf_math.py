@@ -423,3 +423,48 @@ def test_integer_reductions_keep_their_dtype_as_tensorflows():
     r = tf.cumsum(tf.constant([1, 2, 3], tf.int16))
     assert r.dtype == np.int16 and r.numpy().tolist() == [1, 3, 6]
     assert tf.reduce_sum(tf.constant([[1, 2], [3, 4]]), axis=0).numpy().tolist() == [4, 6]
+
+
+# -- an op's other inputs take its Tensor's dtype, as TensorFlow converts them ----------------
+X32 = [1.0, -2.0]
+OPERANDS = {  # name: (the code, what TensorFlow 2.21.0 gave: dtype and value)
+    "maximum(x, 0)": (lambda x, i: tf.maximum(x, 0), ("float32", [1.0, 0.0])),
+    "maximum(0, x)": (lambda x, i: tf.maximum(0, x), ("float32", [1.0, 0.0])),
+    "maximum(x, float64 array)": (lambda x, i: tf.maximum(x, np.array([2.0, 3.0])), ("float32", [2.0, 3.0])),
+    "maximum(x, np.float64)": (lambda x, i: tf.maximum(x, np.float64(2.0)), ("float32", [2.0, 2.0])),
+    "multiply(int, float64 array)": (lambda x, i: tf.multiply(i, np.array([2.5, 1.0])), ("int32", [2, 2])),
+    "multiply(x, [1, 2])": (lambda x, i: tf.multiply(x, [1, 2]), ("float32", [1.0, -4.0])),
+    "where(c, x, 0)": (lambda x, i: tf.where(x > 0, x, 0), ("float32", [1.0, 0.0])),
+    "where(c, 0, x)": (lambda x, i: tf.where(x > 0, 0, x), ("float32", [0.0, -2.0])),
+    "pow(2, x)": (lambda x, i: tf.pow(2, x), ("float32", [2.0, 0.25])),
+    "scalar_mul(2, x)": (lambda x, i: tf.math.scalar_mul(2, x), ("float32", [2.0, -4.0])),
+    "stack([x[0], 2.0, 3])": (lambda x, i: tf.stack([x[0], 2.0, 3]), ("float32", [1.0, 2.0, 3.0])),
+    "concat([x, [1, 2]])": (lambda x, i: tf.concat([x, [1, 2]], 0), ("float32", [1.0, -2.0, 1.0, 2.0])),
+    "add(1., 2)": (lambda x, i: tf.add(1.0, 2), ("float32", 3.0)),
+    "relu6(float32)": (lambda x, i: tf.nn.relu6(tf.constant([-1.0, 3.0, 7.0])), ("float32", [0.0, 3.0, 6.0])),
+    "erfc": (lambda x, i: tf.math.erfc(tf.constant([0.5, 5.0])), ("float32", [0.47950011, 1.5374597e-12])),
+}
+
+
+@pytest.mark.parametrize("name", list(OPERANDS))
+def test_other_inputs_take_the_tensors_dtype(name):
+    code, (dtype, want) = OPERANDS[name]
+    got = code(tf.constant(X32), tf.constant([1, 2]))
+    assert got.dtype == np.dtype(dtype), f"{name}: {got.dtype}, TensorFlow gives {dtype}"
+    np.testing.assert_allclose(got.numpy(), want, rtol=1e-6)
+
+
+def test_a_python_float_for_an_integer_tensor_is_refused_as_tensorflow_refuses_it():
+    i = tf.constant([1, 2])
+    for call in (lambda: tf.multiply(i, 2.5), lambda: tf.multiply(i, 2.0), lambda: tf.maximum(1, 2.5)):
+        with pytest.raises(TypeError, match="Cannot convert 2.[05] to EagerTensor of dtype int32"):
+            call()
+
+
+def test_bitwise_operators_on_integers_as_tensorflows():
+    a, b = tf.constant([5, 6]), tf.constant([3, 3])  # TensorFlow 2.21.0: [1 2] [7 7] [6 5] [-6 -7]
+    assert [(a & b).numpy().tolist(), (a | b).numpy().tolist(), (a ^ b).numpy().tolist(),
+            (~a).numpy().tolist()] == [[1, 2], [7, 7], [6, 5], [-6, -7]]
+    assert (a & b).dtype == np.int32
+    t = tf.constant([True, False])
+    assert (~t).numpy().tolist() == [False, True] and (t & True).numpy().tolist() == [True, False]

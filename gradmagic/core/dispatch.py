@@ -23,11 +23,11 @@ NONDIFF_FUNCTIONS = ops.NONDIFF_FUNCTIONS
 BINARY = {"add": ops.add.prim, "sub": ops.subtract.prim, "mul": ops.multiply.prim,
           "truediv": ops.divide.prim, "pow": ops.power.prim, "matmul": ops.MATMUL}
 # operator -> op function, for the rest
-BINARY_OPS = {"floordiv": ops.floor_divide, "mod": ops.remainder, "and": ops.logical_and,
-              "or": ops.logical_or}
+BINARY_OPS = {"floordiv": ops.floor_divide, "mod": ops.remainder, "and": ops.bitwise_and,
+              "or": ops.bitwise_or, "xor": ops.bitwise_xor}  # as NumPy's: bitwise (logical on bools)
 COMPARISONS = {"eq": ops.equal, "ne": ops.not_equal, "lt": ops.less, "le": ops.less_equal,
-               "gt": ops.greater, "ge": ops.greater_equal, "xor": ops.logical_xor}
-UNARY = {"neg": ops.negative, "abs": ops.absolute, "invert": ops.logical_not}
+               "gt": ops.greater, "ge": ops.greater_equal}
+UNARY = {"neg": ops.negative, "abs": ops.absolute, "invert": ops.invert}
 
 
 def _binary(prim):

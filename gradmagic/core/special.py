@@ -1,7 +1,7 @@
 """``np.sinc`` on Tensors: ``sin(pi x) / (pi x)``, 1 at 0, with every derivative right
 there too; ``softmax`` and ``log_softmax``, which every dialect's namespace maps, and the
 constants and formulas of the activations they share (``selu``'s, ``gelu``'s two forms),
-and ``erf``, which NumPy lacks and the exact ``gelu`` needs, and SciPy's ``xlogy``,
+and ``erf`` and ``erfc``, which NumPy lacks and the exact ``gelu`` needs, and SciPy's ``xlogy``,
 ``xlog1py``, ``gammaln`` (``lgamma``) and ``polygamma`` (``digamma`` its order 0).
 
 ``sin(y) / y`` differentiated as written has ``0 / 0`` at 0, and a ``where`` that picks
@@ -120,6 +120,18 @@ def erf(x):
     """The error function ``2 / sqrt(pi) * integral of exp(-t^2) from 0 to x``, with its
     derivative ``2 exp(-x^2) / sqrt(pi)`` (differentiable to any order)."""
     return apply(ERF, x)
+
+
+# 1 - erf(x) is 0 in float64 from x = 6 on (erfc(6) = 2e-17), and all of it lost far sooner
+ERFC = Primitive("erfc", lambda xp, x: _host_float(xp, x, _each(math.erfc)), elementwise=True)
+defvjp(ERFC, lambda g, ans, x: g * (-2 / math.sqrt(math.pi)) * ops.exp(-(x * x)),
+       labels=("-2 exp(-x^2) / sqrt(pi)",))
+
+
+def erfc(x):
+    """``1 - erf(x)``, computed as itself (Python's ``math.erfc``), so that it keeps its
+    digits where ``erf`` is near 1; derivative ``-2 exp(-x^2) / sqrt(pi)``."""
+    return apply(ERFC, x)
 
 
 # -- xlogy, xlog1py: SciPy's, with JAX's derivatives -------------------------------------

@@ -123,9 +123,18 @@ def _inside(x, lo, hi):
     return inside
 
 
+def _to_lo(x, lo, hi):  # clip is min(max(x, lo), hi): lo is the result where x < lo <= hi
+    return x < lo if hi is None else (x < lo) & (lo <= hi)
+
+
+def _to_hi(x, lo, hi):  # and hi where max(x, lo) > hi (every element, where lo > hi)
+    return x > hi if lo is None else (x > hi) | (lo > hi)
+
+
 defvjp(ops.CLIP, lambda g, ans, x, lo, hi: where(_inside(x, lo, hi), g, 0),
-       lambda g, ans, x, lo, hi: where(x < lo, g, 0), lambda g, ans, x, lo, hi: where(x > hi, g, 0),
-       labels=("[lo <= x <= hi]", "[x < lo]", "[x > hi]"))
+       lambda g, ans, x, lo, hi: where(_to_lo(x, lo, hi), g, 0),
+       lambda g, ans, x, lo, hi: where(_to_hi(x, lo, hi), g, 0),
+       labels=("[lo <= x <= hi]", "[x < lo <= hi]", "[x > hi or lo > hi]"))
 
 
 # -- reductions -------------------------------------------------------------------------

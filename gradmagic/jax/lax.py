@@ -38,6 +38,11 @@ def erf(x):
     return special.erf(_floating("erf", x, "floating"))
 
 
+def erfc(x):
+    """``1 - erf(x)``, with its digits where ``erf`` is near 1."""
+    return special.erfc(_floating("erfc", x, "floating"))
+
+
 def lgamma(x):
     """``log |Gamma(x)|``; its derivative is ``digamma``."""
     return special.gammaln(_floating("lgamma", x, "floating"))
@@ -151,5 +156,5 @@ def __getattr__(name):
 
 __all__ = ["stop_gradient", "cond", "switch", "select", "while_loop", "fori_loop", "scan", "map",
            "dynamic_slice", "dynamic_update_slice", "dynamic_slice_in_dim",
-           "dynamic_update_slice_in_dim", "dynamic_index_in_dim", "clamp", "exp", "log", "erf",
+           "dynamic_update_slice_in_dim", "dynamic_index_in_dim", "clamp", "exp", "log", "erf", "erfc",
            "pow", "integer_pow", "rsqrt", "lgamma", "digamma"]

@@ -15,7 +15,8 @@ from ..core.primitive import composite
 from ..core.tensor import Tensor
 from ..errors import GradientValueError
 from .errors import InvalidArgumentError
-from .tensors import as_tensor, axis_of, check_dtype, int32, int64, not_supported, shape_of
+from .tensors import (as_tensor, axis_of, check_dtype, int32, int64, not_supported, operands,
+                      shape_of)
 
 
 def reshape(tensor, shape, name=None):
@@ -39,11 +40,11 @@ def transpose(a, perm=None, conjugate=False, name=None):
 
 
 def concat(values, axis, name=None):
-    return ops.concatenate([as_tensor(v) for v in values], axis=int(axis))
+    return ops.concatenate(operands("tf.concat", *values), axis=int(axis))
 
 
 def stack(values, axis=0, name=None):
-    return ops.stack([as_tensor(v) for v in values], axis=int(axis))
+    return ops.stack(operands("tf.stack", *values), axis=int(axis))
 
 
 def unstack(value, num=None, axis=0, name=None):
@@ -75,7 +76,7 @@ def where(condition, x=None, y=None, name=None):
         return Tensor(xp.asarray(xp.argwhere(c.value), dtype=int64))
     if x is None or y is None:
         raise GradientValueError("tf.where(condition, x, y): x and y must both be given, or neither")
-    return ops.where(c, as_tensor(x), as_tensor(y))
+    return ops.where(c, *operands("tf.where", x, y))
 
 
 # -- clipping --------------------------------------------------------------------------------

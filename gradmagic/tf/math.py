@@ -15,7 +15,7 @@ from ..core.tensor import Tensor
 from ..errors import GradientValueError
 from .errors import InvalidArgumentError
 from .segments import SEGMENTS
-from .tensors import as_tensor, axis_of, int64, missing
+from .tensors import as_tensor, axis_of, int64, missing, operands
 
 
 def unary(fn, tf_name):
@@ -30,7 +30,7 @@ def unary(fn, tf_name):
 def binary(fn, tf_name):
     """``tf.math.<tf_name>(x, y, name=None)`` on the engine's ``fn``."""
     def f(x, y, name=None):
-        return fn(as_tensor(x), as_tensor(y))
+        return fn(*operands(f"tf.math.{tf_name}", x, y))
     f.__name__ = f.__qualname__ = tf_name
     f.__doc__ = f"``tf.math.{tf_name}``: elementwise, on gradmagic's ``{fn.__name__}``."
     return f
@@ -110,7 +110,8 @@ UNARY = {
     "is_nan": ops.isnan, "is_inf": ops.isinf, "is_finite": ops.isfinite, "floor": ops.floor,
     "ceil": ops.ceil, "round": ops.rint, "logical_not": ops.logical_not, "relu": relu_of,
     "rsqrt": rsqrt_of, "softsign": softsign_of, "log_sigmoid": log_sigmoid_of,
-    "reciprocal_no_nan": reciprocal_no_nan_of, "erf": special.erf, "lgamma": special.gammaln,
+    "reciprocal_no_nan": reciprocal_no_nan_of, "erf": special.erf, "erfc": special.erfc,
+    "lgamma": special.gammaln,
     "digamma": special.digamma,
 }
 BINARY = {
@@ -139,7 +140,7 @@ def polygamma(a, x, name=None):
 
 
 def scalar_mul(scalar, x, name=None):
-    return ops.multiply(as_tensor(scalar), as_tensor(x))
+    return ops.multiply(*operands("tf.math.scalar_mul", scalar, x))
 
 
 # -- reductions ------------------------------------------------------------------------------

@@ -26,7 +26,7 @@ def relu6(features, name=None):
     """``min(max(features, 0), 6)``; the gradient is 1 strictly between 0 and 6 only."""
     x = as_tensor(features)
     inside = ops.logical_and(x > 0, x < 6)
-    return ops.where(inside, x, ops.where(x >= 6, 6, 0))
+    return ops.where(inside, x, ops.astype(x >= 6, x.dtype) * 6)
 
 
 @composite("1 where x > 0, else alpha", elementwise=True)

@@ -49,6 +49,28 @@ def as_tensor(x):
     return core_constant(x) if t is None else t
 
 
+def operands(fn, *values):
+    """``values`` as Tensors, as TensorFlow converts the inputs of one op: those that are
+    not Tensors (numbers, lists, NumPy values) take the dtype of the first that is (of the
+    first value, where none is), so ``tf.maximum(x, 0)`` keeps ``x``'s float32; a Python
+    float for an integer dtype is TensorFlow's TypeError."""
+    first = next((v for v in values if isinstance(v, Tensor)), None)
+    if first is None:
+        first = as_tensor(values[0])
+    return [v if isinstance(v, Tensor) else converted(fn, v, first.dtype) for v in values]
+
+
+def converted(fn, value, dtype):
+    """A non-Tensor input of ``fn`` as a Tensor of ``dtype``: NumPy values cast to it, as
+    TensorFlow casts them; a list holding Tensors packed."""
+    if type(value) in SEQUENCES and _first_tensor(value) is not None:
+        return as_tensor(value)
+    if dtype.kind in "biu" and not isinstance(value, (np.ndarray, np.generic)):
+        if np.asarray(value).dtype.kind in "fc":  # a Python float, even 2.0, is refused
+            raise GradientTypeError(f"{fn}: Cannot convert {value!r} to EagerTensor of dtype {dtype}")
+    return core_constant(value, dtype)
+
+
 SEQUENCES = (list, tuple)
 PACK_NAMES = {"float32": "float", "float64": "double", "float16": "half"}  # TensorFlow's words
 

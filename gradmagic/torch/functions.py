@@ -17,7 +17,7 @@ import numpy as np
 
 from ..core import ops, special
 from .graph import Tensor, as_tensor_of
-from .values import default_float
+from .values import default_float, descending_order, dims, summand
 
 SLOGDET = collections.namedtuple("slogdet", ["sign", "logabsdet"])  # torch.return_types.slogdet
 
@@ -48,7 +48,7 @@ UNARY = {"asin": np.arcsin, "acos": np.arccos, "atan": np.arctan, "sinh": np.sin
          "cosh": np.cosh, "asinh": np.arcsinh, "acosh": np.arccosh, "atanh": np.arctanh,
          "log10": np.log10, "log2": np.log2, "exp2": np.exp2, "deg2rad": np.deg2rad,
          "rad2deg": np.rad2deg, "sinc": np.sinc, "rsqrt": lambda x: 1 / np.sqrt(x),
-         "frac": lambda x: x - np.trunc(x), "erfc": lambda x: 1 - special.erf(x),
+         "frac": lambda x: x - np.trunc(x), "erfc": special.erfc,
          "lgamma": special.gammaln, "digamma": special.digamma}
 TESTS = {"isnan": np.isnan, "isinf": np.isinf, "isfinite": np.isfinite,
          "logical_not": np.logical_not}
@@ -125,13 +125,13 @@ def trace(self):
 
 
 def cumprod(self, dim, *, dtype=None):
-    out = np.cumprod(self, axis=dim)
-    return out if dtype is None else out.type(dtype)
+    return np.cumprod(summand(self, dtype), axis=dim)
 
 
 def argsort(self, dim=-1, descending=False, stable=False):
-    keys = -self.value if descending else self.value
-    return as_tensor_of(np.argsort(keys, axis=dim, kind="stable"), self).type(np.int64)
+    index = (descending_order(self.value, dim) if descending else
+             np.argsort(self.value, axis=dim, kind="stable"))
+    return as_tensor_of(index, self).type(np.int64)
 
 
 def swapaxes(self, axis0, axis1):
@@ -158,12 +158,12 @@ def kron(self, other):
     return np.kron(self, other)
 
 
-def nansum(self, dim=None, keepdim=False):
-    return np.nansum(self, axis=dim, keepdims=keepdim)
+def nansum(self, dim=None, keepdim=False, *, dtype=None):
+    return np.nansum(summand(self, dtype), axis=dims(dim), keepdims=keepdim)
 
 
-def nanmean(self, dim=None, keepdim=False):
-    return np.nanmean(self, axis=dim, keepdims=keepdim)
+def nanmean(self, dim=None, keepdim=False, *, dtype=None):
+    return np.nanmean(self if dtype is None else self.type(dtype), axis=dims(dim), keepdims=keepdim)
 
 
 def nan_to_num(self, nan=0.0, posinf=None, neginf=None):

@@ -119,8 +119,10 @@ def made(prim, args, vals, out, params):
     tensor: its float dtype made PyTorch's (``values.float_result``); when grad mode is on
     and an input requires grad, ``out`` gets its ``Node``."""
     v, w = out.value, vals[0]  # a first operand that is a tensor of the result's own type
-    if (args[0] is w or type(w) is not type(v) or type(v) is np.ndarray) and v.dtype.itemsize == 8:
-        narrow(out, args, params)  # a float64 NumPy may have widened to (a NumPy scalar's type is its dtype)
+    if (args[0] is w or type(w) is not type(v) or type(v) is np.ndarray) and v.dtype.itemsize != 4:
+        # a float64 NumPy may have widened to (a NumPy scalar's type is its dtype), or the
+        # float16 it gives a bool or a byte: PyTorch's is its default float32
+        narrow(out, prim, args, vals, params)
     if GRAD.get() and out.value.dtype.kind in "fc":
         for a in args:
             if isinstance(a, Tensor) and (a.grad_fn is not None or a.leaf_requires_grad):

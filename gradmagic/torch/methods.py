@@ -25,6 +25,7 @@ from .._backend import xp_of
 from ..core import layout, ops, statistics
 from ..core.tensor import Tensor as CoreTensor
 from .graph import as_tensor_of
+from .modes import GRAD
 from .linalg import det, inv
 from .subgradients import vector_norm
 from .tensor import make, values_indices
@@ -371,9 +372,17 @@ def nonzero(self, *, as_tuple=False):
     return make(np.stack(found, axis=1).astype(np.int64), copy=False)
 
 
+def replaced(self, value, label):
+    """``value`` (an array or a 0-d tensor) in every element of ``self``, as an op: its
+    gradient to ``self`` is 0 (a tensor ``value`` gets the sum of the upstream), and the
+    result requires grad where ``self`` does, as PyTorch's ``fill_`` and ``floor``."""
+    every = xp_of(self.value).ones(self.value.shape, bool)
+    return named(ops.where(every, value, self), label)
+
+
 def _rounding(name, fn):
-    def method(self):
-        return as_tensor_of(fn(np.asarray(self.value)), self)  # no gradient: 0 almost everywhere
+    def method(self):  # gradient 0 (almost everywhere), and recorded: as PyTorch's
+        return replaced(self, fn(np.asarray(self.value)), name.capitalize() + "Backward0")
     method.__name__ = method.__qualname__ = name
     return method
 
@@ -382,11 +391,36 @@ floor, ceil, trunc = (_rounding(n, getattr(np, n)) for n in ("floor", "ceil", "t
 
 
 def round(self, *, decimals=0):  # noqa: A001  (PyTorch's name)
-    """Half to even, as PyTorch's (and NumPy's) round; no gradient."""
-    return as_tensor_of(np.round(np.asarray(self.value), decimals), self)
+    """Half to even, as PyTorch's (and NumPy's) round; gradient 0."""
+    return replaced(self, np.round(np.asarray(self.value), decimals),
+                    "RoundBackward1" if decimals else "RoundBackward0")
 
 
-METHODS = {f.__name__: f for f in (floor, ceil, trunc, round, tril, triu, roll, nonzero, tan, masked_fill, index_select, gather, scatter_add, scatter, repeat,
+def zero_(self):
+    return _fill(self, 0, "ZeroBackward0")
+
+
+def fill_(self, value):
+    return _fill(self, value, None)
+
+
+def _fill(self, value, label):
+    """Every element ``value``: in grad mode an op (gradient 0 to the old values, as
+    PyTorch's ``FillBackward``); under no_grad a change the graph does not see."""
+    if isinstance(value, CoreTensor):
+        if value.value.ndim:
+            raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with "
+                               f"{value.value.ndim} dimensions.")
+        value = value if value.dtype == self.dtype else value.type(self.dtype)
+        label = label or "FillBackward3"
+    else:
+        value = np.asarray(value).astype(self.value.dtype)
+        label = label or "FillBackward2"
+    return self._in_place(replaced(self, value, label) if GRAD.get() else
+                          np.broadcast_to(getattr(value, "value", value), self.value.shape).copy())
+
+
+METHODS = {f.__name__: f for f in (floor, ceil, trunc, round, zero_, fill_, tril, triu, roll, nonzero, tan, masked_fill, index_select, gather, scatter_add, scatter, repeat,
                                    split, chunk, topk, median, det, inverse, div, is_contiguous,
                                    is_floating_point, unbind, new_zeros, new_ones, new_full)}
 

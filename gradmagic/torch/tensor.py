@@ -26,16 +26,11 @@ from .subgradients import standard_deviation, variance, vector_norm
 from .walk import backward
 from .views import at, make_view, reshaped, swapped, transposed, write_through
 from .values import (DEFAULT_INT, Device, Size, SizeMethod, check_device, default_float,
-                     format_tensor, generator_of, type_name)
+                     descending_order, dims, format_tensor, generator_of, missing, summand,
+                     type_name)
 
 values_indices = {n: collections.namedtuple(n, ["values", "indices"])
                   for n in ("max", "min", "sort", "topk", "median")}
-
-
-def _dims(dim, ndim=None):
-    if dim is None:
-        return None
-    return tuple(dim) if isinstance(dim, (tuple, list)) else int(dim)
 
 
 def _sizes(args):
@@ -62,6 +57,11 @@ class Tensor(GraphTensor):
     spelling = {"gm.softplus": "F.softplus", "np.logaddexp(0, x)": "torch.logaddexp(torch.zeros_like(x), x)",
                 "gm.sigmoid": "torch.sigmoid", "gm.logsumexp": "torch.logsumexp",
                 "np.max(x)": "x.max()", "np.": "torch."}
+
+    def __getattr__(self, name):  # a name the class lacks: one of PyTorch's it does not map
+        if name.startswith("_"):
+            raise AttributeError(f"'Tensor' object has no attribute {name!r}")
+        raise AttributeError(missing(f"torch.Tensor.{name}"))
 
     # -- what it is ----------------------------------------------------------------------
     @property
@@ -271,8 +271,8 @@ class Tensor(GraphTensor):
         axes = _sizes(dims)
         return self._view(lambda base: ops.transpose(base, axes), transposed(axes))
 
-    def flip(self, dims):
-        return ops.flip(self, _dims(dims))
+    def flip(self, *dims):
+        return ops.flip(self, _sizes(dims))
 
     def __getitem__(self, index):
         if isinstance(index, CoreTensor):
@@ -346,7 +346,7 @@ class Tensor(GraphTensor):
         return special.erf(self)
 
     def relu(self):
-        return ops.where(self > 0, self, 0)
+        return ops.where(self <= 0, 0, self)  # NaN stays, as PyTorch's
 
     def abs(self):
         return np.abs(self)
@@ -364,27 +364,27 @@ class Tensor(GraphTensor):
         return np.expm1(self)
 
     def sign(self):
-        return np.sign(self)
+        s = np.sign(self)  # 0 at NaN, as PyTorch's
+        return ops.where(self != self, 0, s) if self.value.dtype.kind in "fc" else s
 
     # -- reductions ----------------------------------------------------------------------------
     def sum(self, dim=None, keepdim=False, dtype=None):
-        out = ops.sum(self, axis=_dims(dim), keepdims=keepdim)
-        return out if dtype is None else out.type(dtype)
+        return ops.sum(summand(self, dtype), axis=dims(dim), keepdims=keepdim)
 
     def mean(self, dim=None, keepdim=False, dtype=None):
-        return ops.mean(self if dtype is None else self.type(dtype), axis=_dims(dim), keepdims=keepdim)
+        return ops.mean(self if dtype is None else self.type(dtype), axis=dims(dim), keepdims=keepdim)
 
-    def prod(self, dim=None, keepdim=False):
-        return ops.prod(self, axis=_dims(dim), keepdims=keepdim)
+    def prod(self, dim=None, keepdim=False, dtype=None):
+        return ops.prod(summand(self, dtype), axis=dims(dim), keepdims=keepdim)
 
     def var(self, dim=None, unbiased=True, keepdim=False, correction=None):
         ddof = (1 if unbiased else 0) if correction is None else correction
-        return variance(self, _dims(dim), ddof, keepdim)
+        return variance(self, dims(dim), ddof, keepdim)
 
     def std(self, dim=None, unbiased=True, keepdim=False, correction=None):
         """Gradient 0 where it is 0, as PyTorch's (``subgradients``)."""
         ddof = (1 if unbiased else 0) if correction is None else correction
-        return standard_deviation(self, _dims(dim), ddof, keepdim)
+        return standard_deviation(self, dims(dim), ddof, keepdim)
 
     def _extreme(self, name, dim, keepdim, other):
         if isinstance(dim, CoreTensor) or other is not None:  # elementwise, as torch.maximum
@@ -404,10 +404,10 @@ class Tensor(GraphTensor):
         return self._extreme("min", dim, keepdim, other)
 
     def amax(self, dim=None, keepdim=False):
-        return ops.max(self, axis=_dims(dim), keepdims=keepdim)
+        return ops.max(self, axis=dims(dim), keepdims=keepdim)
 
     def amin(self, dim=None, keepdim=False):
-        return ops.min(self, axis=_dims(dim), keepdims=keepdim)
+        return ops.min(self, axis=dims(dim), keepdims=keepdim)
 
     def argmax(self, dim=None, keepdim=False):
         return as_tensor_of(np.argmax(self.value, axis=dim, keepdims=keepdim), self)
@@ -416,7 +416,8 @@ class Tensor(GraphTensor):
         return as_tensor_of(np.argmin(self.value, axis=dim, keepdims=keepdim), self)
 
     def sort(self, dim=-1, descending=False, stable=False):
-        index = np.argsort(-self.value if descending else self.value, axis=dim, kind="stable")
+        index = (descending_order(self.value, dim) if descending else
+                 np.argsort(self.value, axis=dim, kind="stable"))
         values = np.take_along_axis(self, index, axis=dim)
         return values_indices["sort"](values, as_tensor_of(index, self))
 
@@ -424,26 +425,26 @@ class Tensor(GraphTensor):
         """A vector norm over ``dim`` (all elements when None; ``"fro"`` is the 2-norm),
         gradient 0 where it is 0, as PyTorch's (``subgradients``); ``"nuc"`` is NumPy's."""
         if p == "nuc":
-            return np.linalg.norm(self, ord=p, axis=_dims(dim) or (-2, -1), keepdims=keepdim)
-        return vector_norm(self, 2 if p == "fro" else p, _dims(dim), keepdim)
+            return np.linalg.norm(self, ord=p, axis=dims(dim) or (-2, -1), keepdims=keepdim)
+        return vector_norm(self, 2 if p == "fro" else p, dims(dim), keepdim)
 
     def logsumexp(self, dim, keepdim=False):
-        return ops.logsumexp(self, axis=_dims(dim), keepdims=keepdim)
+        return ops.logsumexp(self, axis=dims(dim), keepdims=keepdim)
 
-    def cumsum(self, dim):
-        return ops.cumsum(self, dim)
+    def cumsum(self, dim, dtype=None):
+        return ops.cumsum(summand(self, dtype), dim)
 
-    def softmax(self, dim):
-        return special.softmax(self, dim)
+    def softmax(self, dim, dtype=None):
+        return special.softmax(self if dtype is None else self.type(dtype), dim)
 
-    def log_softmax(self, dim):
-        return special.log_softmax(self, dim)
+    def log_softmax(self, dim, dtype=None):
+        return special.log_softmax(self if dtype is None else self.type(dtype), dim)
 
-    def all(self):
-        return as_tensor_of(np.asarray(np.all(self.value)), self)
+    def all(self, dim=None, keepdim=False):
+        return as_tensor_of(np.asarray(np.all(self.value, axis=dims(dim), keepdims=keepdim)), self)
 
-    def any(self):
-        return as_tensor_of(np.asarray(np.any(self.value)), self)
+    def any(self, dim=None, keepdim=False):
+        return as_tensor_of(np.asarray(np.any(self.value, axis=dims(dim), keepdims=keepdim)), self)
 
     def equal(self, other):
         return self.shape == other.shape and bool(np.all(self.value == other.value))
@@ -496,14 +497,6 @@ class Tensor(GraphTensor):
 
     def masked_fill_(self, mask, value):  # masked_fill: methods.py's
         return self._in_place(self.masked_fill(mask, value, in_place=True))
-
-    def zero_(self):
-        with no_grad():
-            return self._in_place(np.zeros_like(self.value))
-
-    def fill_(self, value):
-        with no_grad():
-            return self._in_place(np.full_like(self.value, value))
 
     def copy_(self, src):
         return self._in_place(ops.broadcast_to(src, self.shape).type(self.dtype)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._backend import xp_of
 from .modes import tangent_of
 
 DEFAULT_INT = np.dtype("int64")
@@ -97,9 +98,39 @@ def float_result(args):
     return np.result_type(*floats) if floats else default_float()
 
 
-def narrow(out, args, params):
-    """``out``, a float64 result NumPy gave, made the float dtype PyTorch gives (an op that
-    names its ``dtype`` keeps it)."""
+def dims(dim):
+    """A ``dim`` argument as NumPy's ``axis``: None, an int or a tuple; ``()`` or ``[]`` is
+    every dimension, as PyTorch 2.13.0 reduces them."""
+    if dim is None or isinstance(dim, (tuple, list)) and not dim:
+        return None
+    return tuple(dim) if isinstance(dim, (tuple, list)) else int(dim)
+
+
+def summand(t, dtype):
+    """What ``sum``, ``prod``, ``cumsum`` and ``cumprod`` add up: ``t`` in ``dtype`` (PyTorch
+    casts before it reduces, so a float32 sum asked for in float64 keeps its digits), and
+    otherwise a bool or integer tensor as int64, as PyTorch accumulates them."""
+    if dtype is not None:
+        return t.type(dtype)
+    return t.type(np.int64) if t.value.dtype.kind in "biu" and t.value.dtype != np.int64 else t
+
+
+def descending_order(values, dim):
+    """The indices that sort ``values`` along ``dim`` from the largest: NaN first, ties in
+    their order, as PyTorch's stable sort (negating the values would put NaN last and
+    overflow the smallest integer)."""
+    if not np.ndim(values):
+        return np.argsort(values, kind="stable")
+    n = values.shape[dim]
+    order = np.argsort(np.flip(values, axis=dim), axis=dim, kind="stable")
+    return (n - 1) - np.flip(order, axis=dim)
+
+
+def narrow(out, prim, args, vals, params):
+    """``out``, the result of ``prim`` on ``vals`` in the float dtype NumPy gave, made the one
+    PyTorch gives (an op that names its ``dtype`` keeps it): a float64 narrowed; a float16,
+    NumPy's for a bool or a byte, computed again from the inputs in PyTorch's wider float,
+    so that it keeps that float's digits."""
     value = out.value
     dtype = value.dtype
     if dtype.kind != "f" or "dtype" in params:
@@ -109,7 +140,11 @@ def narrow(out, args, params):
         if v is not None and v.dtype == dtype and v.ndim == value.ndim:
             return
     want = float_result(args)
-    if want != dtype:
+    if want.itemsize > dtype.itemsize:
+        xp = xp_of(value)
+        vals = [v.astype(want) if getattr(v, "dtype", want).kind in "biu" else v for v in vals]
+        out.value = prim.impl(xp)(*vals, **params)
+    elif want != dtype:
         out.value = value.astype(want)
 
 

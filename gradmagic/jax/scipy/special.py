@@ -25,8 +25,8 @@ def erf(x):
 
 
 def erfc(x):
-    """``1 - erf(x)``."""
-    return 1 - erf(x)
+    """``1 - erf(x)``, with its digits where ``erf`` is near 1."""
+    return core.erfc(asarray(x))
 
 
 def ndtr(x):

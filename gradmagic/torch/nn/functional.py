@@ -29,7 +29,7 @@ def _named(name):
 
 @_named("Relu")
 def relu(input, inplace=False):
-    return ops.where(input > 0, input, 0)  # gradient 0 at 0, as PyTorch's
+    return ops.where(input <= 0, 0, input)  # gradient 0 at 0 and NaN kept, as PyTorch's
 
 
 def sigmoid(input):
@@ -49,12 +49,12 @@ def softplus(input, beta=1.0, threshold=20.0):
 
 @_named("Softmax")
 def softmax(input, dim=None, dtype=None):
-    return input.softmax(-1 if dim is None else dim)
+    return input.softmax(-1 if dim is None else dim, dtype)
 
 
 @_named("LogSoftmax")
 def log_softmax(input, dim=None, dtype=None):
-    return input.log_softmax(-1 if dim is None else dim)
+    return input.log_softmax(-1 if dim is None else dim, dtype)
 
 
 @_named("LeakyRelu")
@@ -422,7 +422,10 @@ def _picked(logp, target, weight, ignore_index, reduction, smoothing):
         spread = -(logp * w).sum(-1) * np.where(kept, 1, 0).astype(logp.dtype)
         loss = loss * (1 - smoothing) + spread * (smoothing / classes)
     if reduction == "mean":
-        return loss.sum() / float(w_t.sum())
+        total = float(w_t.sum())
+        if total == 0:  # every target ignored: nan, as PyTorch's, and no gradient reaches the
+            return loss.sum() + np.nan  # input (0 / 0 in the rule would make it all nan)
+        return loss.sum() / total
     return _reduce(loss, reduction)
 
 

@@ -1,0 +1,171 @@
+"""gradmagic.torch at PyTorch's edges, where NumPy answers otherwise: in-place fills in
+grad mode, the rounding functions' zero gradient, bitwise operators on integers, NaN in
+relu, sign and sort, erfc far out, reductions over ``dim=()``, ``clamp`` with bounds the
+wrong way round, ``dtype=`` on reductions, bool and byte inputs to float functions, and a
+cross-entropy whose every target is ignored.
+
+Each case is PyTorch code on the namespace ``T``; the expected results are what PyTorch
+2.13.0+cpu printed running the same function with ``T = torch`` (the ``repr`` of each
+result, pasted below). Before these, gradmagic gave a silent wrong answer for every case
+but the last group, which raised where PyTorch runs.
+"""
+
+import math
+
+import numpy as np
+import pytest
+
+import gradmagic.torch as torch
+
+NAN = float("nan")
+
+
+def grad_of(T, f, vals):
+    x = T.tensor(vals, requires_grad=True, dtype=T.float64)
+    f(T, x).sum().backward()
+    return x.grad.tolist()
+
+
+def dtype_name(t):
+    return str(t.dtype).replace("torch.", "")
+
+
+def zeroed_without_grad(T):
+    x = T.tensor([1.0, 2.0], dtype=T.float64, requires_grad=True)
+    y = x * 2
+    with T.no_grad():
+        y.zero_()  # a change the graph does not see: the gradient is that of x * 2
+    (y * y).sum().backward()  # (y is 0 now, so its square's gradient is 0)
+    z = x * 3
+    with T.no_grad():
+        z.fill_(1.0)
+    z.sum().backward()
+    return [y.tolist(), x.grad.tolist()]
+
+
+def clamped(T):
+    x, lo, hi = (T.tensor(v, dtype=T.float64, requires_grad=True) for v in
+                 ([2.0, 1.0, 5.0, 2.7], [3.0, 0.0, 0.0, 3.0], [2.5, 2.0, 4.0, 2.5]))
+    T.clamp(x, lo, hi).sum().backward()
+    return T.clamp(x, lo, hi).tolist(), x.grad.tolist(), lo.grad.tolist(), hi.grad.tolist()
+
+
+def all_ignored(T):
+    x = T.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    loss = T.nn.functional.cross_entropy(x, T.tensor([-100, -100]))
+    loss.backward()
+    return loss.item(), x.grad.tolist()
+
+
+CASES = {  # name: (the case, what PyTorch 2.13.0 gave)
+    "zero_": (lambda T: grad_of(T, lambda T, x: (x * 2).zero_() + x * x, [1.0, 2.0]), [2.0, 4.0]),
+    "fill_": (lambda T: grad_of(T, lambda T, x: (x * 2).fill_(3.0) * x, [1.0, 2.0]), [3.0, 3.0]),
+    "fill_-view": (lambda T: grad_of(T, lambda T, x: (lambda y: (y[0].fill_(5.0), y)[1])(x * 3), [1.0, 2.0]),
+                   [0.0, 3.0]),
+    "fill_-tensor-value": (lambda T: (lambda v: ((T.zeros(3, dtype=T.float64).fill_(v) * T.tensor(
+        [1.0, 2.0, 4.0], dtype=T.float64)).sum().backward(), v.grad.item())[1])(
+        T.tensor(2.0, dtype=T.float64, requires_grad=True)), 7.0),
+    "zero_-no_grad": (zeroed_without_grad, [[0.0, 0.0], [3.0, 3.0]]),
+    "floor-ceil-trunc-round": (lambda T: grad_of(
+        T, lambda T, x: x.floor() + x.ceil() * 2 + x.trunc() + x.round() + x * x, [1.5, -0.5, 2.5]),
+        [3.0, -1.0, 5.0]),
+    "floor-requires_grad": (lambda T: [T.tensor([1.5], requires_grad=True).floor().requires_grad,
+                                       T.tensor([1.5]).floor().requires_grad], [True, False]),
+    "bitwise-ints": (lambda T: [(~T.tensor([5, -6])).tolist(), (T.tensor([5, 6]) & T.tensor([3, 3])).tolist(),
+                                (T.tensor([5, 6]) | 8).tolist(), (T.tensor([5, 6]) ^ T.tensor([1, 7])).tolist(),
+                                (~T.tensor([True, False])).tolist(), (T.tensor([True, False]) ^ True).tolist()],
+                     [[-6, 5], [1, 2], [13, 14], [4, 1], [False, True], [False, True]]),
+    "relu-nan": (lambda T: [T.relu(T.tensor([NAN, -1.0, 0.0, 2.0])).tolist(),
+                            T.nn.functional.relu(T.tensor([NAN, 1.0])).tolist(), T.tensor([NAN]).relu().tolist()],
+                 [[NAN, 0.0, 0.0, 2.0], [NAN, 1.0], [NAN]]),
+    "relu-grad": (lambda T: grad_of(T, lambda T, x: T.relu(x) * 3, [NAN, -1.0, 0.0, 2.0]), [3.0, 0.0, 0.0, 3.0]),
+    "sign-nan": (lambda T: [T.sign(T.tensor([NAN, -2.0, 0.0, 3.0])).tolist(), T.tensor([-2, 0, 3]).sign().tolist()],
+                 [[0.0, -1.0, 0.0, 1.0], [-1, 0, 1]]),
+    "erfc": (lambda T: [T.erfc(T.tensor([0.5, 5.0, 9.0], dtype=T.float64)).tolist(), T.erfc(T.tensor([5.0])).tolist()],
+             [[0.4795001221869535, 1.537459794428035e-12, 4.13703174651381e-37], [1.5374598295869735e-12]]),
+    "erfc-grad": (lambda T: grad_of(T, lambda T, x: T.erfc(x), [0.5, 3.0]),
+                  [-0.8787825789354448, -0.00013925305194674786]),
+    "reduce-over-()": (lambda T: [T.tensor([[1.0, 2.0], [3.0, 4.0]]).sum(dim=()).tolist(),
+                                  T.tensor([[1.0, 2.0], [3.0, 5.0]]).mean(dim=[]).tolist(),
+                                  T.tensor([[1.0, 2.0], [3.0, 4.0]]).amax(dim=()).tolist(),
+                                  T.tensor([[1.0, 2.0], [3.0, 5.0]]).var(dim=()).item()],
+                       [10.0, 2.75, 4.0, 2.9166667461395264]),
+    "clamp-min-above-max": (clamped, ([2.5, 1.0, 4.0, 2.5], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0],
+                                      [1.0, 0.0, 1.0, 1.0])),
+    "sum-dtype": (lambda T: [T.tensor([1e8, 1.0, -1e8]).sum(dtype=T.float64).item(),
+                             dtype_name(T.tensor([200, 100], dtype=T.uint8).sum()),
+                             T.tensor([200, 100], dtype=T.uint8).sum().item(), dtype_name(T.tensor([True, True]).sum()),
+                             dtype_name(T.tensor([2, 3], dtype=T.int32).prod()),
+                             dtype_name(T.tensor([1, 2], dtype=T.int32).cumsum(0)),
+                             T.tensor([1e8, 1.0, -1e8]).cumsum(0, dtype=T.float64).tolist()],
+                  [1.0, "int64", 300, "int64", "int64", "int64", [100000000.0, 100000001.0, 1.0]]),
+    "sort-descending": (lambda T: [T.sort(T.tensor([3.0, NAN, 1.0, 3.0]), descending=True)[0].tolist(),
+                                   T.sort(T.tensor([3.0, NAN, 1.0, 3.0]), descending=True, stable=True)[1].tolist(),
+                                   T.argsort(T.tensor([3.0, NAN, 1.0]), descending=True).tolist(),
+                                   T.argsort(T.tensor([0, -2 ** 63, 5]), descending=True).tolist(),
+                                   T.sort(T.tensor([[2.0, 5.0], [7.0, 1.0]]), dim=0, descending=True)[1].tolist()],
+                        [[NAN, 3.0, 3.0, 1.0], [1, 0, 3, 2], [1, 0, 2], [2, 0, 1], [[1, 0], [0, 1]]]),
+    "bool-and-byte-to-float": (lambda T: [(dtype_name(r), r.tolist()) for r in (
+        T.exp(T.tensor([True, False])), T.sqrt(T.tensor([1, 200], dtype=T.uint8)), T.cos(T.tensor([True])))],
+        [("float32", [2.7182817459106445, 1.0]), ("float32", [1.0, 14.142135620117188]),
+         ("float32", [0.5403023362159729])]),
+    "cross_entropy-all-ignored": (all_ignored, (NAN, [[0.0, 0.0], [0.0, 0.0]])),
+    # raised before: keepdim, flip's separate dims, softmax's dtype
+    "all-any-flip-softmax": (lambda T: [T.tensor([[True, False], [True, True]]).all(1, keepdim=True).tolist(),
+                                        T.tensor([[True, False], [False, False]]).any(dim=0).tolist(),
+                                        T.tensor([[1.0, 2.0], [3.0, 4.0]]).flip(0, 1).tolist(),
+                                        dtype_name(T.nn.functional.softmax(T.tensor([1.0, 2.0]), 0, dtype=T.float64)),
+                                        dtype_name(T.tensor([1.0, 2.0]).log_softmax(0, dtype=T.float64))],
+                             [[[False], [True]], [True, False], [[4.0, 3.0], [2.0, 1.0]], "float64", "float64"]),
+}
+
+
+def same(got, want):
+    """Equal, floats to float32's precision (NumPy's and PyTorch's float32 functions may
+    differ in the last place) and NaN equal to NaN."""
+    if isinstance(want, (list, tuple)):
+        return isinstance(got, (list, tuple)) and len(got) == len(want) and all(
+            same(g, w) for g, w in zip(got, want))
+    if isinstance(want, float):
+        return isinstance(got, float) and (math.isnan(got) and math.isnan(want) or
+                                           math.isclose(got, want, rel_tol=3e-7, abs_tol=0))
+    return type(got) is type(want) and got == want
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_matches_pytorch(name):
+    case, want = CASES[name]
+    got = case(torch)
+    assert same(got, want), f"{name}: got {got!r}, PyTorch 2.13.0 gave {want!r}"
+
+
+def test_grad_fn_names_are_pytorchs():
+    x = torch.tensor([1.5], requires_grad=True)
+    names = [f.name() for f in ((x * 1).fill_(2.0).grad_fn, (x * 1).zero_().grad_fn, x.floor().grad_fn,
+                                x.round(decimals=1).grad_fn, (x * 1).fill_(torch.tensor(2.0)).grad_fn)]
+    assert names == ["FillBackward2", "ZeroBackward0", "FloorBackward0", "RoundBackward1", "FillBackward3"]
+
+
+def test_fill_refuses_what_pytorch_refuses():
+    with pytest.raises(RuntimeError, match="fill_ only supports 0-dimension value tensor"):
+        torch.zeros(2).fill_(torch.tensor([1.0, 2.0]))
+    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad"):
+        torch.zeros(2, requires_grad=True).zero_()
+
+
+def test_a_method_pytorch_has_and_gradmagic_does_not_says_so():
+    with pytest.raises(AttributeError, match=r"gradmagic\.torch\.Tensor\.index_put does not exist"):
+        torch.zeros(2).index_put
+    assert not hasattr(torch.zeros(2), "_no_such_thing")
+
+
+def test_descending_order_is_that_of_a_stable_sort_from_the_largest():
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        v = rng.integers(-3, 4, size=(5, 4)).astype(float)
+        v[rng.random(v.shape) < 0.15] = np.nan
+        for dim in (0, 1, -1):
+            got = torch.tensor(v).sort(dim=dim, descending=True, stable=True)[1].value
+            keys = np.where(np.isnan(v), np.inf, v)  # NaN counts as the largest
+            want = np.argsort(-keys, axis=dim, kind="stable")
+            np.testing.assert_array_equal(got, want)
