@@ -1290,3 +1290,24 @@ def test_clip_with_bounds_the_wrong_way_round_gives_the_gradient_to_the_bound_it
             vals[k] = v
             return np.clip(*vals)
         assert gm.check_grad(f, [args[k]])
+
+
+def test_a_nan_reaches_the_gradient_of_max_and_maximum_as_in_tensorflow():
+    """TensorFlow 2.21.0: the gradient of ``reduce_max([nan, 1, 2])`` is ``[nan nan nan]``
+    (no element equals a NaN max: 0 / 0), and ``maximum(1., nan)``'s goes to the NaN side,
+    as its ``x >= y`` mask sends what is not ``x``'s to ``y``. Both were 0: a NaN loss with a
+    gradient that hid it."""
+    x = gm.constant(np.array([[np.nan, 1.0, 2.0], [3.0, 3.0, 1.0]]))
+    with gm.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        hi, lo = np.max(x, axis=1), np.min(x, axis=1)
+    for y in (hi, lo):
+        g = tape.gradient(y, x).value
+        assert np.isnan(g[0]).all()
+    np.testing.assert_array_equal(tape.gradient(hi, x).value[1], [0.5, 0.5, 0.0])
+    a, b = gm.constant(1.0), gm.constant(np.float32(np.nan))
+    for f in (np.maximum, np.minimum):
+        with gm.GradientTape() as tape:
+            tape.watch([a, b])
+            y = f(a, b)
+        assert [float(v.value) for v in tape.gradient(y, [a, b])] == [0.0, 1.0]

@@ -67,6 +67,10 @@ class Tensor:
     # -- what the value is ------------------------------------------------------
     shape = property(lambda self: Shape(self.value.shape),
                      doc="The shape, a tuple of ints (with TensorFlow's ``as_list()``, ``rank``).")
+
+    def get_shape(self) -> Shape:
+        """``shape``, by TensorFlow's other name for it."""
+        return Shape(self.value.shape)
     dtype = property(lambda self: self.value.dtype, doc="The NumPy dtype.")
     ndim = property(lambda self: self.value.ndim)
     size = property(lambda self: int(self.value.size))

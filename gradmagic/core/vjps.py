@@ -96,10 +96,11 @@ defvjp(U[np.arctan2], lambda g, ans, y, x: g * x / (x * x + y * y),
        lambda g, ans, y, x: -g * y / (x * x + y * y), labels=("x / (x^2+y^2)", "-y / (x^2+y^2)"))
 defvjp(U[np.hypot], lambda g, ans, x, y: g * x / ans, lambda g, ans, x, y: g * y / ans,
        labels=("x / hypot", "y / hypot"))
-defvjp(U[np.maximum], lambda g, ans, x, y: where(x >= y, g, 0), lambda g, ans, x, y: where(x < y, g, 0),
-       labels=("[x >= y]", "[x < y]"))
-defvjp(U[np.minimum], lambda g, ans, x, y: where(x <= y, g, 0), lambda g, ans, x, y: where(x > y, g, 0),
-       labels=("[x <= y]", "[x > y]"))
+# the gradient to x where x >= y, else to y, as TensorFlow's: so a NaN's goes to y
+defvjp(U[np.maximum], lambda g, ans, x, y: where(x >= y, g, 0), lambda g, ans, x, y: where(x >= y, 0, g),
+       labels=("[x >= y]", "[not x >= y]"))
+defvjp(U[np.minimum], lambda g, ans, x, y: where(x <= y, g, 0), lambda g, ans, x, y: where(x <= y, 0, g),
+       labels=("[x <= y]", "[not x <= y]"))
 defvjp(U[np.logaddexp], lambda g, ans, x, y: g * exp(x - ans), lambda g, ans, x, y: g * exp(y - ans),
        labels=("exp(x - ans)", "exp(y - ans)"))
 defvjp(U[np.logaddexp2], lambda g, ans, x, y: g * exp2(x - ans), lambda g, ans, x, y: g * exp2(y - ans),
@@ -151,10 +152,11 @@ def _count(x, axis):
 
 
 def extremum_vjp(g, ans, x, axis=None, keepdims=False):
-    # ties share the gradient equally, as TensorFlow's reduce_max
-    hit = x == unreduce(ans, x, axis, keepdims)
-    ties = ops.sum(ops.astype(hit, g.dtype), axis=axis, keepdims=True)
-    return where(hit, unreduce(g, x, axis, keepdims) / ties, 0)
+    # ties share the gradient equally, as TensorFlow's reduce_max; a NaN max equals no
+    # element, and its slice's gradient is NaN (0 / 0), as TensorFlow's, PyTorch's and JAX's
+    hit = ops.astype(x == unreduce(ans, x, axis, keepdims), g.dtype)
+    ties = ops.sum(hit, axis=axis, keepdims=True)
+    return hit * (unreduce(g, x, axis, keepdims) / ties)
 
 
 def prod_vjp(g, ans, x, axis=None, keepdims=False):

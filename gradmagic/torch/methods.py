@@ -416,11 +416,12 @@ def _fill(self, value, label):
     else:
         value = np.asarray(value).astype(self.value.dtype)
         label = label or "FillBackward2"
-    return self._in_place(replaced(self, value, label) if GRAD.get() else
+    return self.in_place(replaced(self, value, label) if GRAD.get() else
                           np.broadcast_to(getattr(value, "value", value), self.value.shape).copy())
 
 
-METHODS = {f.__name__: f for f in (floor, ceil, trunc, round, zero_, fill_, tril, triu, roll, nonzero, tan, masked_fill, index_select, gather, scatter_add, scatter, repeat,
+METHODS = {f.__name__: f for f in (floor, ceil, trunc, round, zero_, fill_, tril, triu, roll, nonzero,
+                                   tan, masked_fill, index_select, gather, scatter_add, scatter, repeat,
                                    split, chunk, topk, median, det, inverse, div, is_contiguous,
                                    is_floating_point, unbind, new_zeros, new_ones, new_full)}
 

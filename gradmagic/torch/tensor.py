@@ -460,59 +460,60 @@ class Tensor(GraphTensor):
     ge = CoreTensor.__ge__
 
     # -- in place ---------------------------------------------------------------------------------
-    def _in_place(self, new):
+    def in_place(self, new):
+        """The last step of every in-place op: this tensor (a view: its base) holds ``new``."""
         if self.view_of is not None:
             return write_through(self, new)
         return self.rebind(new if isinstance(new, CoreTensor) else as_tensor_of(new, self))
 
     def __iadd__(self, other):
-        return self._in_place(self + other)
+        return self.in_place(self + other)
 
     def __isub__(self, other):
-        return self._in_place(self - other)
+        return self.in_place(self - other)
 
     def __imul__(self, other):
-        return self._in_place(self * other)
+        return self.in_place(self * other)
 
     def __itruediv__(self, other):
-        return self._in_place(self / other)
+        return self.in_place(self / other)
 
     def add_(self, other, alpha=1):
-        return self._in_place(self.add(other, alpha))
+        return self.in_place(self.add(other, alpha))
 
     def sub_(self, other, alpha=1):
-        return self._in_place(self.sub(other, alpha))
+        return self.in_place(self.sub(other, alpha))
 
     def mul_(self, other):
-        return self._in_place(self * other)
+        return self.in_place(self * other)
 
     def div_(self, other):
-        return self._in_place(self / other)
+        return self.in_place(self / other)
 
     def abs_(self):
-        return self._in_place(self.abs())
+        return self.in_place(self.abs())
 
     def clamp_(self, min=None, max=None):  # noqa: A002
-        return self._in_place(self.clamp(min, max))
+        return self.in_place(self.clamp(min, max))
 
     def masked_fill_(self, mask, value):  # masked_fill: methods.py's
-        return self._in_place(self.masked_fill(mask, value, in_place=True))
+        return self.in_place(self.masked_fill(mask, value, in_place=True))
 
     def copy_(self, src):
-        return self._in_place(ops.broadcast_to(src, self.shape).type(self.dtype)
+        return self.in_place(ops.broadcast_to(src, self.shape).type(self.dtype)
                               if isinstance(src, CoreTensor) else np.broadcast_to(src, self.shape))
 
     def normal_(self, mean=0.0, std=1.0, generator=None):
         with no_grad():
-            return self._in_place(generator_of(generator).normal(mean, std, self.shape))
+            return self.in_place(generator_of(generator).normal(mean, std, self.shape))
 
     def uniform_(self, a=0.0, b=1.0, generator=None):
         with no_grad():
-            return self._in_place(generator_of(generator).uniform(a, b, self.shape))
+            return self.in_place(generator_of(generator).uniform(a, b, self.shape))
 
     def index_add_(self, dim, index, source, alpha=1):
         at = (slice(None),) * (dim % self.ndim) + (index.value if isinstance(index, CoreTensor) else index,)
-        return self._in_place(ops.index_add(self, at, source if alpha == 1 else source * alpha))
+        return self.in_place(ops.index_add(self, at, source if alpha == 1 else source * alpha))
 
     def __setitem__(self, index, value):
         if isinstance(index, CoreTensor):
@@ -521,9 +522,9 @@ class Tensor(GraphTensor):
                 or tangent_of(self) is not None or tangent_of(value) is not None):
             new = self.value.copy()
             new[index] = value.value if isinstance(value, CoreTensor) else value
-            self._in_place(new)
+            self.in_place(new)
             return
-        self._in_place(ops.index_set(self, index, value))
+        self.in_place(ops.index_set(self, index, value))
 
     # -- autograd ---------------------------------------------------------------------------------
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
