@@ -490,3 +490,9 @@ def test_name_scope_gives_the_scope_names_as_tensorflow_does():
     assert tf.name_scope("x").name == "x"
     with tf.name_scope("again") as again:
         assert again == "again/"
+
+
+def test_get_shape_is_shape():
+    x = tf.constant([[1.0, 2.0, 3.0]])
+    assert x.get_shape() == x.shape and x.get_shape().as_list() == [1, 3]
+    assert tf.Variable([1.0, 2.0]).get_shape().as_list() == [2]
