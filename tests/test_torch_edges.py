@@ -115,8 +115,10 @@ CASES = {  # name: (the case, what PyTorch 2.13.0 gave)
                                         T.tensor([[True, False], [False, False]]).any(dim=0).tolist(),
                                         T.tensor([[1.0, 2.0], [3.0, 4.0]]).flip(0, 1).tolist(),
                                         dtype_name(T.nn.functional.softmax(T.tensor([1.0, 2.0]), 0, dtype=T.float64)),
-                                        dtype_name(T.tensor([1.0, 2.0]).log_softmax(0, dtype=T.float64))],
-                             [[[False], [True]], [True, False], [[4.0, 3.0], [2.0, 1.0]], "float64", "float64"]),
+                                        dtype_name(T.tensor([1.0, 2.0]).log_softmax(0, dtype=T.float64)),
+                                        list(T.tensor([[True, False]]).all(dim=()).shape)],
+                             [[[False], [True]], [True, False], [[4.0, 3.0], [2.0, 1.0]], "float64", "float64",
+                              [1, 2]]),
 }
 
 

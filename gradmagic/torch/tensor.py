@@ -440,11 +440,13 @@ class Tensor(GraphTensor):
     def log_softmax(self, dim, dtype=None):
         return special.log_softmax(self if dtype is None else self.type(dtype), dim)
 
-    def all(self, dim=None, keepdim=False):
-        return as_tensor_of(np.asarray(np.all(self.value, axis=dims(dim), keepdims=keepdim)), self)
+    def all(self, dim=None, keepdim=False):  # (dim=() reduces nothing here, as PyTorch's)
+        axis = tuple(dim) if isinstance(dim, (tuple, list)) else dim
+        return as_tensor_of(np.asarray(np.all(self.value, axis=axis, keepdims=keepdim)), self)
 
     def any(self, dim=None, keepdim=False):
-        return as_tensor_of(np.asarray(np.any(self.value, axis=dims(dim), keepdims=keepdim)), self)
+        axis = tuple(dim) if isinstance(dim, (tuple, list)) else dim
+        return as_tensor_of(np.asarray(np.any(self.value, axis=axis, keepdims=keepdim)), self)
 
     def equal(self, other):
         return self.shape == other.shape and bool(np.all(self.value == other.value))
