@@ -468,3 +468,10 @@ def test_bitwise_operators_on_integers_as_tensorflows():
     assert (a & b).dtype == np.int32
     t = tf.constant([True, False])
     assert (~t).numpy().tolist() == [False, True] and (t & True).numpy().tolist() == [True, False]
+
+
+def test_relu_and_relu6_keep_nan_as_tensorflows():
+    x = tf.constant([float("nan"), -1.0, 0.0, 3.0, 7.0])  # TensorFlow 2.21.0: nan stays nan
+    np.testing.assert_array_equal(tf.nn.relu(x).numpy(), [np.nan, 0, 0, 3, 7])
+    np.testing.assert_array_equal(tf.nn.relu6(x).numpy(), [np.nan, 0, 0, 3, 6])
+    assert tf.nn.relu6(x).dtype == np.float32

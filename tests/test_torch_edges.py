@@ -171,3 +171,19 @@ def test_descending_order_is_that_of_a_stable_sort_from_the_largest():
             keys = np.where(np.isnan(v), np.inf, v)  # NaN counts as the largest
             want = np.argsort(-keys, axis=dim, kind="stable")
             np.testing.assert_array_equal(got, want)
+
+
+def test_an_index_naming_an_element_twice_writes_the_last_value():
+    """PyTorch 2.13.0: ``x[[0, 0]] = tensor([1., 2.])`` leaves ``[2., 0., 0.]`` (the engine
+    added the two: 3). The gradient is that of the value written: the value overwritten
+    gets none. (PyTorch gives each of the two the element's gradient, [3., 3.] below, which
+    no change of the first value could show: its index_put_ leaves repeated indices
+    undefined.)"""
+    x = torch.zeros(3)
+    x[[0, 0]] = torch.tensor([1.0, 2.0])
+    assert x.tolist() == [2.0, 0.0, 0.0]
+    w = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = torch.zeros(3) * 1
+    y[torch.tensor([2, 2])] = w
+    (y * torch.tensor([1.0, 2.0, 3.0])).sum().backward()
+    assert w.grad.tolist() == [0.0, 3.0]

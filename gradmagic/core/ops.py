@@ -20,6 +20,7 @@ from .._array_api import scatter_add as array_api_scatter_add
 from .._backend import kind, xp_of
 from ..errors import GradientValueError, NoGradientError
 from .primitive import Primitive, apply, binary, composite, result_class, unary
+from .repeats import last_writes
 from .tensor import Tensor, constant
 
 UFUNCS = {}  # numpy ufunc -> Primitive
@@ -481,6 +482,9 @@ def index_set(x, index, values):
     """``x`` with ``x[index] = values`` (broadcast), as a new value differentiable in both:
     what PyTorch's indexed assignment and JAX's ``x.at[index].set`` compute."""
     spot, part = _placed(x, index, values)
+    keep = last_writes(_shape(x), index)  # an element named twice holds its last value only
+    if keep is not None:
+        part = where(xp_of(spot).asarray(keep), part, 0)
     return where(spot, scatter_add(part, _shape(x), index), x)
 
 

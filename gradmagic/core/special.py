@@ -76,6 +76,17 @@ SELU_ALPHA = 1.6732632423543772848170429916717
 SELU_SCALE = 1.0507009873554804934193349852946
 
 
+def relu(x):
+    """``max(x, 0)``: gradient 0 at 0, as every framework's, and NaN kept, as theirs (a
+    ``where(x > 0, x, 0)`` would make it 0)."""
+    return ops.where(x <= 0, 0, x)
+
+
+def relu6(x):
+    """``min(max(x, 0), 6)``: gradient 1 strictly between 0 and 6, NaN kept."""
+    return ops.where(x <= 0, 0, ops.where(x >= 6, 6, x))
+
+
 def gelu_tanh(x):
     """The tanh form of gelu, ``0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3)))``."""
     return 0.5 * x * (1 + ops.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x * x * x)))

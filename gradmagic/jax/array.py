@@ -7,6 +7,7 @@ import warnings
 
 import numpy as np
 
+from .._backend import xp_of
 from ..core import ops
 from ..core.context import stack
 from ..core.kinks import absolute_one_at_zero, maximum_halves, minimum_halves
@@ -76,9 +77,16 @@ class Array(Tensor):
 def _narrowed(prim, args, vals, out, params):
     """``Array.made``, told of each differentiable op that makes an Array: with x64 off, a
     result NumPy's promotion widened (int32 * float32 is float64 in NumPy, float32 in JAX;
-    1 - a bool array int64, int32 in JAX) is narrowed as JAX keeps it."""
-    if not config.jax_enable_x64:
-        narrow = _NARROW.get(out.value.dtype)
+    1 - a bool array int64, int32 in JAX) is narrowed as JAX keeps it; the float16 NumPy
+    gives a bool or a byte (``exp``, ``sqrt``) is computed again in float32, JAX's (with x64
+    too)."""
+    dtype = out.value.dtype
+    if dtype == np.float16 and not any(getattr(v, "dtype", None) == np.float16 for v in vals):
+        vals = [v.astype(np.float32) if getattr(v, "dtype", np.dtype("f")).kind in "biu" else v
+                for v in vals]
+        out.value = prim.impl(xp_of(out.value))(*vals, **params)
+    elif not config.jax_enable_x64:
+        narrow = _NARROW.get(dtype)
         if narrow is not None:
             out.value = out.value.astype(narrow)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import ops, special
+from ..core.tensor import Tensor
 from .array import asarray, to_array
 from .control import cond, fori_loop, leaf, map, scan, switch, while_loop
 from .tree_util import tree_map
@@ -143,7 +144,14 @@ def dynamic_index_in_dim(operand, index, axis=0, keepdims=True):
 
 
 def clamp(min, x, max):  # noqa: A002  (JAX's names)
-    return ops.clip(asarray(x), min, max)
+    """``x`` clamped to ``[min, max]``, with JAX's derivatives: ``x``'s 1 strictly inside
+    only, ``min``'s where it is above ``x`` (and below ``max``), ``max``'s where it is below
+    ``x``; at a bound none (``jnp.clip`` gives half to each side there)."""
+    x = asarray(x)
+    lo, hi = (asarray(b, x.dtype) if not isinstance(b, Tensor) else b for b in (min, max))
+    at_bound = ops.stop_gradient(ops.clip(x, lo, hi))
+    to_hi = ops.where(hi < x, hi, at_bound)
+    return ops.where((x > lo) & (x < hi), x, ops.where((lo > x) & (lo < hi), lo, to_hi))
 
 
 def __getattr__(name):

@@ -9,6 +9,7 @@ inner one's backward pass. Nothing is compiled: ``jit`` returns the function its
 from __future__ import annotations
 
 import functools
+import inspect
 
 import numpy as np
 
@@ -251,10 +252,23 @@ def jacfwd(fun, argnums=0, has_aux=False, holomorphic=False):
     def run(*args):
         nums = _argnums(argnums, len(args), "jacfwd")
         args = [tree_map(asarray, a) for a in args]
-        zeros = [tree_map(lambda p: asarray(np.zeros(p.shape, p.dtype)), a) for a in args]
-        inputs = []  # (argument, leaf position, leaf) for each input leaf, in order
-        for a in nums:
-            for k, x in enumerate(tree_flatten(args[a])[0]):
+        primals = [args[a] for a in nums]  # the rest are constants (an int n in x ** n)
+
+        def at(*diff):
+            full = list(args)
+            for a, d in zip(nums, diff):
+                full[a] = d
+            return fun(*full)
+        at.__name__ = getattr(fun, "__name__", "fun")
+        try:  # so that a trace names the primals after fun's own parameters
+            params = list(inspect.signature(fun).parameters.values())
+            at.__signature__ = inspect.Signature([params[a] for a in nums])
+        except (TypeError, ValueError, IndexError):
+            pass
+        zeros = [tree_map(lambda p: asarray(np.zeros(p.shape, p.dtype)), a) for a in primals]
+        inputs = []  # (position among the primals, leaf position, leaf) for each input leaf
+        for a, primal in enumerate(primals):
+            for k, x in enumerate(tree_flatten(primal)[0]):
                 if x.dtype.kind != "f":
                     raise TypeError(
                         f"jacfwd requires real-valued inputs (input dtype that is a sub-dtype of "
@@ -265,10 +279,10 @@ def jacfwd(fun, argnums=0, has_aux=False, holomorphic=False):
         columns, result = [[] for _ in inputs], None
         for j, (a, k, x) in enumerate(inputs):
             for i in range(x.size):
-                result = jvp(fun, args, _basis(zeros, a, k, x, i), has_aux=has_aux)
+                result = jvp(at, primals, _basis(zeros, a, k, x, i), has_aux=has_aux)
                 columns[j].append(tree_flatten(result[1])[0])
         if result is None:  # no input has an element: one call for the output's structure
-            result = jvp(fun, args, zeros, has_aux=has_aux)
+            result = jvp(at, primals, zeros, has_aux=has_aux)
         out_leaves, out_def = tree_flatten(result[0])
         per_out = []
         for m, o in enumerate(out_leaves):

@@ -37,7 +37,7 @@ def binary(fn, tf_name):
 
 
 def relu_of(x):
-    return ops.where(x > 0, x, 0)  # gradient 0 at 0, as TensorFlow's relu
+    return special.relu(x)  # gradient 0 at 0, as TensorFlow's relu
 
 
 def upstream_safe(name, forward, rule, label):

@@ -6,7 +6,7 @@ Convolution and pooling are not supported: the engine has no rule for them.
 
 import numpy as np
 
-from ..core import ops, statistics
+from ..core import ops, special, statistics
 from ..core.ops import stop_gradient
 from ..core.primitive import composite
 from ..core.special import SELU_ALPHA, SELU_SCALE, gelu_erf, gelu_tanh
@@ -24,9 +24,7 @@ sigmoid, softplus, relu, tanh, softsign = (ELEMENTWISE[k] for k in (
 @composite("[0 < x < 6]", elementwise=True)
 def relu6(features, name=None):
     """``min(max(features, 0), 6)``; the gradient is 1 strictly between 0 and 6 only."""
-    x = as_tensor(features)
-    inside = ops.logical_and(x > 0, x < 6)
-    return ops.where(inside, x, ops.astype(x >= 6, x.dtype) * 6)
+    return special.relu6(as_tensor(features))
 
 
 @composite("1 where x > 0, else alpha", elementwise=True)

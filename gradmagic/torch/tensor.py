@@ -346,7 +346,7 @@ class Tensor(GraphTensor):
         return special.erf(self)
 
     def relu(self):
-        return ops.where(self <= 0, 0, self)  # NaN stays, as PyTorch's
+        return special.relu(self)
 
     def abs(self):
         return np.abs(self)

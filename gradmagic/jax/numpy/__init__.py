@@ -144,14 +144,23 @@ def diff(a, n=1, axis=-1, prepend=None, append=None):
 abs = absolute  # noqa: A001  (JAX's names; the derivative at 0 is JAX's: see array.absolute)
 
 
+def _weak(args):
+    """The arguments of an elementwise function: arrays as Arrays of JAX's dtypes; Python
+    numbers too where no array is given, else left as numbers, weakly typed as in JAX
+    (``jnp.maximum(x, 0.)`` keeps ``x``'s float32, with x64 too), as NumPy treats them."""
+    weak = any(isinstance(a, (Tensor, np.ndarray, np.generic)) for a in args)
+    return [asarray(a) if isinstance(a, (np.ndarray, np.generic)) or not weak and isinstance(
+        a, (int, float, complex)) and not isinstance(a, bool) else a for a in args]
+
+
 def maximum(x1, x2):
     """``np.maximum`` with JAX's derivative where the two are equal: half to each."""
-    return maximum_halves(asarray(x1), asarray(x2))
+    return maximum_halves(*_weak([x1, x2]))
 
 
 def minimum(x1, x2):
     """``np.minimum``, likewise: half to each where the two are equal."""
-    return minimum_halves(asarray(x1), asarray(x2))
+    return minimum_halves(*_weak([x1, x2]))
 
 
 def clip(a, a_min=None, a_max=None, *, min=None, max=None):  # noqa: A002  (JAX's names)
@@ -167,12 +176,17 @@ def clip(a, a_min=None, a_max=None, *, min=None, max=None):  # noqa: A002  (JAX'
     return out
 
 
+def reciprocal(x):
+    """``1 / x``, an integer's in JAX's default float (NumPy's stays an integer: 1 / 2 is 0)."""
+    x = asarray(x)
+    return np.reciprocal(x) if x.dtype.kind == "f" else 1 / x
+
+
 def _jnp(f):
     @functools.wraps(f)
     def run(*args, **kwargs):
-        if isinstance(f, np.ufunc):  # elementwise: numbers become Arrays, computed in JAX's dtype
-            args = [asarray(a) if isinstance(a, (int, float, complex, np.ndarray, np.generic))
-                    and not isinstance(a, bool) else a for a in args]
+        if isinstance(f, np.ufunc):  # elementwise
+            args = _weak(args)
         if "dtype" in kwargs and kwargs["dtype"] is not None:
             kwargs["dtype"] = canonical(kwargs["dtype"])
         return wrap(f(*args, **kwargs))

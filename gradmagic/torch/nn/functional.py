@@ -6,7 +6,7 @@ import functools
 
 import numpy as np
 
-from ...core import layout, ops, statistics
+from ...core import layout, ops, special, statistics
 from ...core.tensor import Tensor as CoreTensor
 from ...core.primitive import composite
 from ...core.special import SELU_ALPHA, SELU_SCALE, gelu_erf, gelu_tanh
@@ -29,7 +29,7 @@ def _named(name):
 
 @_named("Relu")
 def relu(input, inplace=False):
-    return ops.where(input <= 0, 0, input)  # gradient 0 at 0 and NaN kept, as PyTorch's
+    return special.relu(input)  # gradient 0 at 0 and NaN kept, as PyTorch's
 
 
 def sigmoid(input):

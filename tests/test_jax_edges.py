@@ -1,0 +1,107 @@
+"""gradmagic.jax where NumPy answers otherwise than JAX: ``x.at[index].set`` with an index
+that names an element twice, ``jnp.reciprocal`` of integers, ``relu`` and ``relu6`` of
+NaN, float functions of bools and bytes, Python numbers weakly typed in ``jnp``'s
+elementwise functions, ``jacfwd`` and ``hessian`` with a non-float argument outside
+``argnums``, and ``lax.clamp``'s derivatives at its bounds.
+
+Each case is JAX code on the modules ``jax`` and ``jnp``; the expected results are what JAX
+0.10.2 (CPU) printed running it with ``import jax, jax.numpy as jnp``: each result's dtype
+and elements. Every case gave another answer before (the jacfwd case raised).
+"""
+
+import math
+
+import pytest
+
+import gradmagic.jax as jax
+import gradmagic.jax.numpy as jnp
+
+NAN = float("nan")
+
+
+def show(v):
+    return (v.dtype.name, jnp.ravel(v).tolist())
+
+
+X5 = [-2.0, -1.0, 0.0, 1.0, 2.0]
+CASES = {  # name: (the case, what JAX 0.10.2 gave)
+    "set-repeated": (lambda: [
+        show(jnp.zeros(3).at[jnp.array([1, 1])].set(5.0)), show(jnp.zeros(3).at[jnp.array([-1, 2])].set(5.0)),
+        show(jnp.zeros(3).at[jnp.array([0, 2, 0])].set(jnp.array([1.0, 2.0, 3.0]))),
+        show(jnp.zeros((2, 2)).at[jnp.array([0, 0]), jnp.array([1, 1])].set(jnp.array([7.0, 8.0]))),
+        show(jnp.zeros(3, jnp.int32).at[jnp.array([1, 1])].set(5)),
+        show(jax.grad(lambda v: (jnp.zeros(3).at[jnp.array([0, 2, 0])].set(v) * jnp.array([1.0, 2.0, 3.0])).sum())(
+            jnp.array([1.0, 2.0, 3.0])))],
+        [("float32", [0.0, 5.0, 0.0]), ("float32", [0.0, 0.0, 5.0]), ("float32", [3.0, 0.0, 2.0]),
+         ("float32", [0.0, 8.0, 0.0, 0.0]), ("int32", [0, 5, 0]), ("float32", [0.0, 3.0, 1.0])]),
+    "reciprocal-int": (lambda: [show(jnp.reciprocal(jnp.array([1, 2, 5]))),
+                                show(jnp.reciprocal(jnp.array([0.5], jnp.float16)))],
+                       [("float32", [1.0, 0.5, 0.20000000298023224]), ("float16", [2.0])]),
+    "relu-nan": (lambda: [show(jax.nn.relu(jnp.array([NAN, -1.0, 0.0, 2.0]))),
+                          show(jax.nn.relu6(jnp.array([NAN, -1.0, 3.0, 7.0]))),
+                          show(jax.grad(lambda x: jax.nn.relu6(x).sum())(jnp.array([-1.0, 0.0, 3.0, 6.0, 7.0])))],
+                 [("float32", [NAN, 0.0, 0.0, 2.0]), ("float32", [NAN, 0.0, 3.0, 6.0]),
+                  ("float32", [0.0, 0.0, 1.0, 0.0, 0.0])]),
+    "bool-byte-float": (lambda: [show(jnp.exp(jnp.array([True, False]))),
+                                 show(jnp.sqrt(jnp.array([4, 200], dtype=jnp.uint8)))],
+                        [("float32", [2.7182817459106445, 1.0]), ("float32", [2.0, 14.142135620117188])]),
+    "weak-scalars": (lambda: [
+        show(jnp.maximum(jnp.array([1.5, -2.0], jnp.float32), 0.0)), show(jnp.add(jnp.array([100, 3], jnp.int8), 1)),
+        show(jnp.multiply(jnp.array([1.5, 2.0], jnp.float16), 2.5)), show(jnp.add(jnp.array([1, 2]), 1.5)),
+        show(jnp.add(1.0, 2)), show(jnp.clip(jnp.array([1.5, -2.0], jnp.float32), 0.0, 1.0))],
+        [("float32", [1.5, 0.0]), ("int8", [101, 4]), ("float16", [3.75, 5.0]), ("float32", [2.5, 3.5]),
+         ("float32", [3.0]), ("float32", [1.0, 0.0])]),
+    "jacfwd-int-arg": (lambda: [show(jax.jacfwd(lambda x, n: x ** n)(jnp.array([1.0, 2.0]), 2)),
+                                show(jax.hessian(lambda x, i: (x ** 3).sum() * i)(jnp.array([1.0, 2.0]), 3))],
+                       [("float32", [2.0, 0.0, 0.0, 4.0]), ("float32", [18.0, 0.0, 0.0, 36.0])]),
+    "clamp": (lambda: [
+        show(jax.lax.clamp(-1.0, jnp.array(X5), 1.0)),
+        show(jax.grad(lambda x: jax.lax.clamp(-1.0, x, 1.0).sum())(jnp.array(X5))),
+        [show(g) for g in jax.grad(lambda lo, hi: (jax.lax.clamp(lo, jnp.array(X5), hi) * jnp.arange(1.0, 6.0)).sum(),
+                                   argnums=(0, 1))(jnp.full(5, -1.0), jnp.full(5, 1.0))]],
+        [("float32", [-1.0, -1.0, 0.0, 1.0, 1.0]), ("float32", [0.0, 0.0, 1.0, 0.0, 0.0]),
+         [("float32", [1.0, 0.0, 0.0, 0.0, 0.0]), ("float32", [0.0, 0.0, 0.0, 0.0, 5.0])]]),
+}
+
+
+def same(got, want):
+    """Equal, floats to float32's precision (NumPy's and XLA's float32 functions may differ
+    in the last place), NaN equal to NaN."""
+    if isinstance(want, (list, tuple)):
+        return isinstance(got, (list, tuple)) and len(got) == len(want) and all(
+            same(g, w) for g, w in zip(got, want))
+    if isinstance(want, float):
+        return isinstance(got, float) and (math.isnan(got) and math.isnan(want) or
+                                           math.isclose(got, want, rel_tol=3e-7, abs_tol=0))
+    return type(got) is type(want) and got == want
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_matches_jax(name):
+    case, want = CASES[name]
+    got = case()
+    assert same(got, want), f"{name}: got {got!r}, JAX 0.10.2 gave {want!r}"
+
+
+def test_with_x64_python_numbers_stay_weak_and_bools_still_give_float32():
+    """JAX 0.10.2 with ``jax_enable_x64``: ``jnp.maximum(x32, 0.)`` and ``jnp.clip`` keep
+    float32, ``jnp.exp`` of a bool is float32, an int32 plus a Python float is float64."""
+    jax.config.update("jax_enable_x64", True)
+    try:
+        x32 = jnp.array([1.5, -2.0], dtype=jnp.float32)
+        got = [show(jnp.maximum(x32, 0.0)), show(jnp.clip(x32, 0.0, 1.0)), show(jnp.power(x32, 2.0)),
+               show(jnp.exp(jnp.array([True, False]))), show(jnp.add(jnp.array([1, 2], jnp.int32), 1.5))]
+    finally:
+        jax.config.update("jax_enable_x64", False)
+    assert same(got, [("float32", [1.5, 0.0]), ("float32", [1.0, 0.0]), ("float32", [2.25, 4.0]),
+                      ("float32", [2.7182817459106445, 1.0]), ("float64", [2.5, 3.5])])
+
+
+def test_jacfwd_names_the_primals_after_the_functions_parameters():
+    import gradmagic as gm
+
+    def f(x, n):
+        return jnp.sin(x) * n
+    with gm.trace() as tr:
+        jax.jacfwd(f)(jnp.array([1.0, 2.0]), 2)
+    assert "x=[1, 2]" in str(tr)
