@@ -183,6 +183,14 @@ def _arrays(va, vb):
     return va, vb
 
 
+def computed_in(prim, vals, params, dtype):
+    """``prim`` on the values ``vals`` again, their bool and integer arrays cast to ``dtype``
+    first: for a dialect whose float functions take those to a wider float than the float16
+    NumPy gives a bool or a byte (``exp``, ``sqrt``), so the result keeps that float's digits."""
+    vals = [v.astype(dtype) if np.dtype(getattr(v, "dtype", "f")).kind in "biu" else v for v in vals]
+    return prim.impl(common_xp(vals))(*vals, **params)
+
+
 def result_class(args):
     """The class of an op's result: a Tensor, unless an argument's class says otherwise
     (a dialect's tensors, ``gradmagic.torch``'s, give results of their own class, and that

@@ -7,10 +7,10 @@ import warnings
 
 import numpy as np
 
-from .._backend import xp_of
 from ..core import ops
 from ..core.context import stack
 from ..core.kinks import absolute_one_at_zero, maximum_halves, minimum_halves
+from ..core.primitive import computed_in
 from ..core.tensor import Tensor
 from ..debug.nans import no_first_nan_stop
 
@@ -82,9 +82,7 @@ def _narrowed(prim, args, vals, out, params):
     too)."""
     dtype = out.value.dtype
     if dtype == np.float16 and not any(getattr(v, "dtype", None) == np.float16 for v in vals):
-        vals = [v.astype(np.float32) if getattr(v, "dtype", np.dtype("f")).kind in "biu" else v
-                for v in vals]
-        out.value = prim.impl(xp_of(out.value))(*vals, **params)
+        out.value = computed_in(prim, vals, params, np.float32)
     elif not config.jax_enable_x64:
         narrow = _NARROW.get(dtype)
         if narrow is not None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._backend import xp_of
+from ..core.primitive import computed_in
 from .modes import tangent_of
 
 DEFAULT_INT = np.dtype("int64")
@@ -141,9 +141,7 @@ def narrow(out, prim, args, vals, params):
             return
     want = float_result(args)
     if want.itemsize > dtype.itemsize:
-        xp = xp_of(value)
-        vals = [v.astype(want) if getattr(v, "dtype", want).kind in "biu" else v for v in vals]
-        out.value = prim.impl(xp)(*vals, **params)
+        out.value = computed_in(prim, vals, params, want)
     elif want != dtype:
         out.value = value.astype(want)
 
