@@ -475,3 +475,15 @@ def test_relu_and_relu6_keep_nan_as_tensorflows():
     np.testing.assert_array_equal(tf.nn.relu(x).numpy(), [np.nan, 0, 0, 3, 7])
     np.testing.assert_array_equal(tf.nn.relu6(x).numpy(), [np.nan, 0, 0, 3, 6])
     assert tf.nn.relu6(x).dtype == np.float32
+
+
+def test_empty_reductions_give_tensorflows_identities():
+    """TensorFlow 2.21.0: reduce_max of nothing is -inf (an int32's minimum), reduce_min inf,
+    reduce_logsumexp -inf, over every axis form (NumPy raises)."""
+    e, e2 = tf.zeros((0,)), tf.zeros((0, 3))
+    for f, fill in ((tf.reduce_max, -np.inf), (tf.reduce_min, np.inf), (tf.reduce_logsumexp, -np.inf)):
+        assert f(e).numpy() == fill
+        np.testing.assert_array_equal(f(e2, axis=0).numpy(), [fill] * 3)
+        assert f(e2, axis=1).shape == (0,) and f(e2, axis=[0], keepdims=True).shape == (1, 3)
+    i = tf.constant(np.zeros((0,), np.int32))
+    assert (tf.reduce_max(i).numpy(), tf.reduce_min(i).numpy()) == (-2 ** 31, 2 ** 31 - 1)

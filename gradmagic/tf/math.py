@@ -145,6 +145,10 @@ def scalar_mul(scalar, x, name=None):
 
 # -- reductions ------------------------------------------------------------------------------
 FLOATING_ONLY = {"reduce_variance", "reduce_std", "reduce_logsumexp"}  # TensorFlow refuses integers
+# what TensorFlow gives for an empty reduction (a float's -inf or inf, an integer's extremes)
+EMPTY = {"reduce_max": lambda info: -np.inf if isinstance(info, np.finfo) else info.min,
+         "reduce_min": lambda info: np.inf if isinstance(info, np.finfo) else info.max,
+         "reduce_logsumexp": lambda info: -np.inf}
 
 
 def reduction(fn, tf_name):
@@ -153,6 +157,13 @@ def reduction(fn, tf_name):
         x = as_tensor(input_tensor)
         if tf_name in FLOATING_ONLY and x.dtype.kind not in "fc":
             _floating_only(tf_name, x.dtype)
+        if x.value.size == 0 and tf_name in EMPTY:  # TensorFlow's identity, NumPy's error
+            axes = tuple(axis) if isinstance(axis, (list, tuple)) else axis
+            fill = EMPTY[tf_name](np.finfo(x.dtype) if x.dtype.kind == "f" else np.iinfo(x.dtype))
+            xp = xp_of(x.value)
+            return Tensor(xp.max(x.value, axis=axes, keepdims=bool(keepdims), initial=fill)
+                          if tf_name != "reduce_min" else
+                          xp.min(x.value, axis=axes, keepdims=bool(keepdims), initial=fill))
         return same_integers(fn(x, axis=axis, keepdims=bool(keepdims)), x)
     f.__name__ = f.__qualname__ = tf_name
     f.__doc__ = f"``tf.{tf_name}(input_tensor, axis=None, keepdims=False)``, on gradmagic's ``{fn.__name__}``."
