@@ -155,12 +155,6 @@ def test_fill_refuses_what_pytorch_refuses():
         torch.zeros(2, requires_grad=True).zero_()
 
 
-def test_a_method_pytorch_has_and_gradmagic_does_not_says_so():
-    with pytest.raises(AttributeError, match=r"gradmagic\.torch\.Tensor\.index_put does not exist"):
-        torch.zeros(2).index_put
-    assert not hasattr(torch.zeros(2), "_no_such_thing")
-
-
 def test_descending_order_is_that_of_a_stable_sort_from_the_largest():
     rng = np.random.default_rng(3)
     for _ in range(20):

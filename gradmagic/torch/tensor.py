@@ -26,8 +26,7 @@ from .subgradients import standard_deviation, variance, vector_norm
 from .walk import backward
 from .views import at, make_view, reshaped, swapped, transposed, write_through
 from .values import (DEFAULT_INT, Device, Size, SizeMethod, check_device, default_float,
-                     descending_order, dims, format_tensor, generator_of, missing, summand,
-                     type_name)
+                     descending_order, dims, format_tensor, generator_of, summand, type_name)
 
 values_indices = {n: collections.namedtuple(n, ["values", "indices"])
                   for n in ("max", "min", "sort", "topk", "median")}
@@ -57,11 +56,6 @@ class Tensor(GraphTensor):
     spelling = {"gm.softplus": "F.softplus", "np.logaddexp(0, x)": "torch.logaddexp(torch.zeros_like(x), x)",
                 "gm.sigmoid": "torch.sigmoid", "gm.logsumexp": "torch.logsumexp",
                 "np.max(x)": "x.max()", "np.": "torch."}
-
-    def __getattr__(self, name):  # a name the class lacks: one of PyTorch's it does not map
-        if name.startswith("_"):
-            raise AttributeError(f"'Tensor' object has no attribute {name!r}")
-        raise AttributeError(missing(f"torch.Tensor.{name}"))
 
     # -- what it is ----------------------------------------------------------------------
     @property
