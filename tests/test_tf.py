@@ -1,5 +1,7 @@
 """gradmagic.tf: a thin TensorFlow-shaped map onto the engine."""
 
+import contextlib
+
 import numpy as np
 import pytest
 
@@ -496,3 +498,28 @@ def test_get_shape_is_shape():
     x = tf.constant([[1.0, 2.0, 3.0]])
     assert x.get_shape() == x.shape and x.get_shape().as_list() == [1, 3]
     assert tf.Variable([1.0, 2.0]).get_shape().as_list() == [2]
+
+
+@pytest.mark.parametrize("traced", [False, True])
+def test_a_check_leaves_tf_randoms_global_streams_as_they_were(traced):
+    """A check runs a custom function whose body draws ``tf.random.uniform`` again; the
+    numbers drawn after come out as an untraced run leaves them."""
+    @tf.custom_gradient
+    def noisy(x):
+        y = x + tf.random.uniform(x.shape) * 0.0 + tf.random.uniform(x.shape, seed=7) * 0.0
+
+        def grad_fn(upstream):
+            return upstream * 3.0  # wrong (1 is right): the check runs the body again
+        return y, grad_fn
+
+    tf.random.set_seed(1)
+    x = tf.constant([1.0, 2.0])
+    with gm.trace(check=True) if traced else contextlib.nullcontext():
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = noisy(x)
+        tape.gradient(y, x)
+    after = [tf.random.uniform([2]).numpy().tolist(), tf.random.uniform([2], seed=7).numpy().tolist()]
+    tf.random.set_seed(1)
+    tf.random.uniform([2]), tf.random.uniform([2], seed=7)
+    assert after == [tf.random.uniform([2]).numpy().tolist(), tf.random.uniform([2], seed=7).numpy().tolist()]

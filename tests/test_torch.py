@@ -1556,3 +1556,42 @@ def test_a_dirty_function_is_checked_on_its_input_as_forward_read_it():
         assert x.tolist() == [1.0, 4.0, 9.0] and x._version == 2
     assert "at x[0] = 1 with grad_output 1, backward gave 1 where the derivative is 2" in \
         tr.pitfalls[0].message
+
+
+@pytest.mark.parametrize("traced", [False, True])
+def test_a_check_leaves_the_random_numbers_class_counters_and_logs_as_they_were(traced, caplog):
+    """A check runs a stochastic forward again: PyTorch's default generator, a
+    ``torch.Generator`` it uses, a ``random.Random``, a counter on the Function's class and a
+    log record all come out as an untraced run leaves them."""
+    import logging
+    import random
+
+    gen, py = torch.Generator().manual_seed(3), random.Random(5)
+    log = logging.getLogger("gradmagic-test-check")
+
+    class StochRound(Function):
+        calls = 0
+
+        @staticmethod
+        def forward(ctx, x):
+            StochRound.calls += 1
+            log.warning("forward ran")
+            noise = torch.rand(x.shape) + torch.rand(x.shape, generator=gen) + py.random()
+            return torch.floor(x + noise - 1.0)
+
+        @staticmethod
+        def backward(ctx, g):
+            return g  # straight through
+
+    torch.manual_seed(0)
+    x = torch.tensor([0.3, 1.7, -0.4], requires_grad=True)
+    with caplog.at_level(logging.WARNING, logger="gradmagic-test-check"):
+        with gm.trace(check=True) if traced else contextlib.nullcontext():
+            StochRound.apply(x).sum().backward()
+    after = [torch.rand(2).tolist(), torch.rand(2, generator=gen).tolist(), py.random()]
+    torch.manual_seed(0)
+    torch.rand(3), torch.rand(3, generator=torch.Generator().manual_seed(3))
+    gen2, py2 = torch.Generator().manual_seed(3), random.Random(5)
+    torch.rand(3, generator=gen2), py2.random()
+    assert after == [torch.rand(2).tolist(), torch.rand(2, generator=gen2).tolist(), py2.random()]
+    assert StochRound.calls == 1 and [r.message for r in caplog.records] == ["forward ran"]

@@ -14,6 +14,10 @@ from typing import Any, Sequence
 TAPES = contextvars.ContextVar("gradmagic_tapes", default=())  # tapes and listeners, innermost last
 LEVEL = contextvars.ContextVar("gradmagic_level", default=0)  # the order of the backward pass running
 MEMO = contextvars.ContextVar("gradmagic_memo", default=None)  # the running pass's: work its rules share
+# a dialect's random sources that code reaches without naming them (torch's default generator,
+# tf.random's global streams): each has state() and put_state(), and a check's snapshot saves
+# and puts them back, so that running code again never moves the program's random numbers
+RANDOM_SOURCES = []
 
 
 def stack() -> tuple:

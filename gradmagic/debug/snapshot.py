@@ -17,13 +17,14 @@ import collections
 import contextlib
 import functools
 import io
+import logging
 import random
 import types
 import warnings
 
 import numpy as np
 
-from ..core.context import paused
+from ..core.context import RANDOM_SOURCES, paused
 from ..core.tensor import Tensor
 
 DEPTH = 3  # how far from the code's names, arguments and bound object values are followed
@@ -33,6 +34,7 @@ BIG = 10_000_000  # an array of more elements than this is not copied: unsafe to
 OUTSIDE = {"open", "write", "writelines", "savez", "savez_compressed", "savetxt", "tofile",
            "save", "system", "popen", "unlink", "rmtree", "rmdir", "mkdir", "makedirs",
            "rename", "send", "sendall", "urlopen", "exec", "Popen"}
+METHODS = (types.FunctionType, staticmethod, classmethod, property)
 SKIP = (type, types.ModuleType, types.BuiltinFunctionType, str, bytes, int, float, complex,
         bool, type(None), np.dtype, np.generic)
 
@@ -79,6 +81,8 @@ class Snapshot:
         self.names = set()  # the names the code uses (attributes and globals)
         self._save(np.random.set_state, np.random.get_state())
         self._save(random.setstate, random.getstate())
+        for source in RANDOM_SOURCES:
+            self._save(source.put_state, source.state())
         todo = [(v, 0) for v in values]
         for fn in functions:
             todo += self._function(fn)
@@ -98,6 +102,7 @@ class Snapshot:
     def _function(self, fn, depth=0):
         """The globals, closure cells and defaults ``fn`` names, as values to follow."""
         if isinstance(fn, type):  # a class (a PyTorch Function): its methods and attributes
+            self._class(fn)
             return [(v, depth) for v in vars(fn).values()] + [(fn, depth)]
         f = code_of(fn)
         if f is None or id(f) in self._seen:
@@ -122,8 +127,18 @@ class Snapshot:
         out += [(d, depth + 1) for d in (f.__kwdefaults__ or {}).values()]
         return out
 
+    def _class(self, cls):
+        """The values a class of the user's keeps (a counter: ``Quant.calls += 1``)."""
+        if _own(cls) and ("class", cls) not in self._seen:
+            self._seen.add(("class", cls))
+            for name, v in vars(cls).items():
+                if not name.startswith("__") and not isinstance(v, METHODS):
+                    self._save(functools.partial(setattr, cls, name), v)
+
     def _value(self, v, depth):
         """Save ``v``'s mutable state; the values inside it, to follow."""
+        if isinstance(v, type) and depth <= DEPTH:
+            self._class(v)
         if depth > DEPTH or isinstance(v, SKIP) or id(v) in self._seen:
             return []
         self._seen.add(id(v))
@@ -131,6 +146,12 @@ class Snapshot:
             self._save(v.put_state, v.state())  # in-place change replaces, and the tensors
             return [(t, depth) for t in v.sharing()]  # such a change reaches through it
         if isinstance(v, Tensor):
+            return []
+        if hasattr(type(v), "put_state") and hasattr(type(v), "state"):  # a torch.Generator
+            self._save(v.put_state, v.state())
+            return []
+        if isinstance(v, random.Random):
+            self._save(v.setstate, v.getstate())
             return []
         if isinstance(v, np.random.Generator):
             self._save(functools.partial(setattr, v.bit_generator, "state"), v.bit_generator.state)
@@ -203,11 +224,15 @@ def _put_set(target, items):
 def quietly(fn, *args, errors="ignore"):
     """``fn(*args)`` with nothing recorded, printed or warned, and NumPy's floating-point
     errors ignored (``errors="raise"``: raised); an exception is returned, not raised."""
+    muted = logging.root.manager.disable  # (a logging handler keeps the stream it was given)
     try:
         with paused(), contextlib.redirect_stdout(io.StringIO()), \
                 contextlib.redirect_stderr(io.StringIO()), warnings.catch_warnings(), \
                 np.errstate(all=errors):
             warnings.simplefilter("ignore")
+            logging.disable(logging.CRITICAL)
             return fn(*args)
     except Exception as e:
         return e
+    finally:
+        logging.disable(muted)

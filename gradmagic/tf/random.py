@@ -11,6 +11,7 @@ picks its own sequence for that global seed (the global seed defaulting to a fix
 import numpy as np
 
 from .._backend import default_xp, xp_of
+from ..core.context import RANDOM_SOURCES
 from ..core.tensor import Tensor
 from ..errors import GradientTypeError, GradientValueError
 from .errors import InvalidArgumentError
@@ -18,6 +19,23 @@ from .tensors import as_tensor, float32, missing, shape_of
 
 DEFAULT_GLOBAL_SEED = 87654321  # TensorFlow's default graph seed, used when only an op seed is set
 STATE = {"seed": None, "streams": {}}
+
+
+class Streams:
+    """The global seed and the streams drawn so far, as a check's snapshot saves them."""
+
+    def state(self):
+        return STATE["seed"], {k: (g, g.bit_generator.state) for k, g in STATE["streams"].items()}
+
+    def put_state(self, saved):
+        STATE["seed"], streams = saved
+        STATE["streams"].clear()
+        for key, (g, state) in streams.items():
+            g.bit_generator.state = state
+            STATE["streams"][key] = g
+
+
+RANDOM_SOURCES.append(Streams())
 
 
 def set_seed(seed):

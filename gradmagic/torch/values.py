@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core.context import RANDOM_SOURCES
 from ..core.primitive import computed_in
 from .modes import tangent_of
 
@@ -224,8 +225,17 @@ class Generator:
     def uniform(self, a, b, shape):
         return self.rng.uniform(a, b, shape)
 
+    def state(self):
+        """What a check's snapshot saves (``manual_seed`` replaces the NumPy generator)."""
+        return self.rng, self.rng.bit_generator.state
+
+    def put_state(self, saved):
+        self.rng, state = saved
+        self.rng.bit_generator.state = state
+
 
 DEFAULT_GENERATOR = Generator()
+RANDOM_SOURCES.append(DEFAULT_GENERATOR)
 
 
 def generator_of(generator):
