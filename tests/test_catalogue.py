@@ -117,6 +117,20 @@ def spike_surrogate():  # a spiking neuron: a step forward, a sigmoid's slope ba
     return {}, grads(lambda v: np.sum(spike(v) * np.array([1.0, 2.0, 3.0])), [-0.5, 0.2, 1.0])
 
 
+def straight_through_at_the_optimum():  # the loss is at its minimum: the upstream is 0
+    @gm.custom_gradient
+    def ste_round(x):
+        return np.round(x), lambda upstream: upstream
+    return {}, grads(lambda x: (np.sum(ste_round(x)) - 3.0) ** 2, [0.9, 1.2, 0.8])
+
+
+def reversal_into_a_dead_relu():  # nothing passes the maximum: the upstream is 0
+    @gm.custom_gradient
+    def reverse(x):
+        return x, lambda upstream: -upstream
+    return {}, grads(lambda x: np.sum(np.maximum(reverse(x), 5.0)), [1.0, -2.0])
+
+
 INTENDED = {
     "clip-gradient-jax": (clip_gradient_jax, "clip_gradient", "x", "clipped gradient"),
     "clip-by-norm": (clip_by_norm, "clip_norm", "x", "clipped gradient"),
@@ -124,6 +138,10 @@ INTENDED = {
     "spike-surrogate": (spike_surrogate, "spike", "v", "straight-through gradient"),
     "gradient-reversal": (gradient_reversal, "reverse", "x", "gradient reversal"),
     "grad-multiply-keyword": (grad_multiply_keyword, "grad_multiply", "x", "gradient scaling"),
+    # with an upstream of 0 the surrogate shows only for a random upstream (it was "wrong")
+    "straight-through-upstream-0": (straight_through_at_the_optimum, "ste_round", "x",
+                                    "straight-through gradient"),
+    "reversal-upstream-0": (reversal_into_a_dead_relu, "reverse", "x", "gradient reversal"),
 }
 
 

@@ -214,6 +214,9 @@ def _intended(trace, rv, verdicts, ks):
             ops = sorted(set(getattr(getattr(code_of(rv.call.forward_function()), "__code__", None),
                                      "co_names", ())) & set(STEP_OPS))
             uses = f"; it uses {', '.join(ops)}" if ops else ""
+            if v.probe == "r":  # this pass's upstream is 0: the random probe shows it
+                got = (f"{got} for this {w['upstream']} of 0, and {summary(rv.g('r')[k], p)} for a "
+                       f"random one,")
             parts.append(f"a straight-through gradient for {names[k]} (a surrogate): {f}'s forward "
                          f"is piecewise constant there (its derivative is 0{uses}), and "
                          f"{w['grad_fn']} passes {got} instead")
