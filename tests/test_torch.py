@@ -1595,3 +1595,37 @@ def test_a_check_leaves_the_random_numbers_class_counters_and_logs_as_they_were(
     torch.rand(3, generator=gen2), py2.random()
     assert after == [torch.rand(2).tolist(), torch.rand(2, generator=gen2).tolist(), py2.random()]
     assert StochRound.calls == 1 and [r.message for r in caplog.records] == ["forward ran"]
+
+
+def test_lost_in_second_order_leaves_alone_what_backward_reads_of_labels_and_random_masks():
+    """``ctx`` attributes made from an input that requires no grad (a target's weights) or
+    drawn at random (a dropout mask) have no second derivative to lose: a gradient penalty
+    through them gives no lost-in-second-order note (it gave one for each)."""
+    class WeightedSquaredError(Function):
+        @staticmethod
+        def forward(ctx, x, target):
+            ctx.save_for_backward(x)
+            ctx.t, ctx.w = target.clone(), 1.0 / (1.0 + target.abs())
+            return (0.5 * ctx.w * (x - ctx.t) ** 2).sum()
+
+        @staticmethod
+        def backward(ctx, g):
+            x, = ctx.saved_tensors
+            return g * ctx.w * (x - ctx.t), None
+
+    class Dropout(Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.mask = (torch.rand(x.shape) > 0.5).double() * 2
+            return x * ctx.mask
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * ctx.mask
+
+    x = torch.tensor([0.5, -1.0, 2.0], dtype=torch.double, requires_grad=True)
+    with gm.trace(check=True) as tr:
+        loss = WeightedSquaredError.apply(Dropout.apply(x) ** 2, torch.tensor([1.0, 0.0, 3.0]))
+        g, = torch.autograd.grad(loss, x, create_graph=True)
+        (g ** 2).sum().backward()
+    assert "lost-in-second-order" not in [p.kind for p in tr.pitfalls], [p.message for p in tr.pitfalls]

@@ -163,14 +163,20 @@ class FunctionCall(CustomCall):
                 and v.dtype.kind == "f" and not (isinstance(v, Tensor) and v.requires_grad)}
         if not kept:
             return []
+        # forward again with the inputs that require grad moved (a label's derivative is none
+        # of backward's business): a kept value that moves with them was computed from them;
+        # one that changes without them (a random mask) is left alone
         moved = [as_tensor_of(a.value + 1e-3 * (1 + abs(a.value)), a) if isinstance(
-            a, Tensor) and a.dtype.kind == "f" else a for a in self.args]
-        again = FunctionCtx()
-        with no_grad():
-            run_forward(self.cls, again, moved, {})
-        after = vars(again)
-        return [f"ctx.{k}" for k, v in kept.items() if isinstance(after.get(k), CoreTensor)
-                and after[k].shape == v.shape and not (after[k].value == v.value).all()]
+            a, Tensor) and a.dtype.kind == "f" and a.requires_grad else a for a in self.args]
+        runs = []
+        for args in (self.args, moved):
+            again = FunctionCtx()
+            with no_grad():
+                run_forward(self.cls, again, args, {})
+            runs.append(vars(again))
+        same, after = runs
+        return [f"ctx.{k}" for k, v in kept.items() if _equal(same.get(k), v)
+                and isinstance(after.get(k), CoreTensor) and not _equal(after[k], v)]
 
     def check(self, result, record):
         """One gradient per forward input, as PyTorch's ``validate_outputs``."""
@@ -238,6 +244,11 @@ def _once(r, args):
     if inputs:
         r.grad_fn = Node(ONCE, inputs, tuple(a.value for a in inputs), {}, (r,))
     return r
+
+
+def _equal(a, t):
+    """Whether ``a`` is a tensor of ``t``'s shape and values."""
+    return isinstance(a, CoreTensor) and a.shape == t.shape and bool((a.value == t.value).all())
 
 
 class FunctionNode(Node):
