@@ -523,3 +523,28 @@ def test_a_check_leaves_tf_randoms_global_streams_as_they_were(traced):
     tf.random.set_seed(1)
     tf.random.uniform([2]), tf.random.uniform([2], seed=7)
     assert after == [tf.random.uniform([2]).numpy().tolist(), tf.random.uniform([2], seed=7).numpy().tolist()]
+
+
+def test_tf_custom_gradients_grad_fn_gets_tensors_as_tensorflows():
+    """TensorFlow 2.21.0 gives ``grad_fn`` a ``tf.Tensor``: code that calls
+    ``upstream.numpy()`` or ``upstream.shape.as_list()`` runs (it raised AttributeError on
+    the array it got); the value is TensorFlow's, [2. 2.]."""
+    seen = []
+
+    @tf.custom_gradient
+    def f(x):
+        def grad(upstream):
+            seen.append((isinstance(upstream, tf.Tensor), upstream.shape.as_list(),
+                         upstream.numpy().tolist()))
+            return upstream * 2.0
+        return 2.0 * x, grad
+
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reduce_sum(f(x))
+    assert tape.gradient(y, x).numpy().tolist() == [2.0, 2.0]
+    assert seen == [(True, [2], [1.0, 1.0])]
+    assert tf.custom_gradient(None) is tf.custom_gradient
+    with pytest.raises(TypeError, match="custom_gradient\\(f\\): expected a function"):
+        tf.custom_gradient(3)

@@ -82,6 +82,8 @@ class CustomCall:
              "call": "{f}({args})",
              "or": " (or make it a gm.Variable: grad_fn then receives it in variables=)"}
 
+    tensors = False  # whether grad_fn gets Tensors in a plain backward pass (else arrays: quicker)
+
     def __init__(self, name, grad_fn, names, inputs, variables, function=None, lead=(), kw=None,
                  level=0, unflatten=None):
         self.name, self.grad_fn, self.names = name, grad_fn, names
@@ -130,7 +132,10 @@ class CustomCall:
         per input, then per variable."""
         upstream = g  # one per output: the entry of a custom op always has a tuple of outputs
         record = isinstance(upstream[0], Tensor)
-        if not record and MODULES.get(type(upstream[0])) is not np and xp_of(upstream[0]) is not np:
+        if not record and (self.tensors or MODULES.get(type(upstream[0])) is not np
+                           and xp_of(upstream[0]) is not np):
+            # a dialect's grad_fn gets Tensors, as its framework gives them (TensorFlow's:
+            # upstream.numpy(), upstream.shape.as_list()); and
             # on a device, grad_fn gets Tensors, whose values are taken back in check_gradient:
             # the host constants it holds (a dropout mask, np.eye(3)) then go to the device as
             # in the forward (a raw CuPy array refuses them), and an array-API module's
@@ -341,6 +346,13 @@ class CustomGradientFunction:
             sum(p.default is p.empty for p in params), len(params))
         self._prim = custom_primitive(self._name, "grad_fn(upstream)")
 
+    @classmethod
+    def of(cls, f):
+        """``f`` decorated (``custom_gradient``'s work, for this class or a dialect's)."""
+        if not callable(f):
+            raise GradientTypeError(f"custom_gradient(f): expected a function, got {_describe(f)}")
+        return cls(f)
+
     def __get__(self, obj, objtype=None):
         if obj is None:
             return self
@@ -512,6 +524,4 @@ def custom_gradient(f: Callable | None = None) -> CustomGradientFunction:
     """
     if f is None:
         return custom_gradient
-    if not callable(f):
-        raise GradientTypeError(f"custom_gradient(f): expected a function, got {_describe(f)}")
-    return CustomGradientFunction(f)
+    return CustomGradientFunction.of(f)

@@ -24,7 +24,6 @@ The modules, by family: ``tensors`` (making and converting), ``math`` (with ``se
 """
 
 from .. import out_of_scope
-from ..core.custom import custom_gradient
 from ..core.ops import stop_gradient
 from ..core.tape import GradientTape
 from ..core.tensor import Shape as TensorShape
@@ -34,8 +33,8 @@ from .arrays import (argsort, boolean_mask, broadcast_to, clip_by_global_norm, c
                      clip_by_value, concat, expand_dims, gather, gather_nd, one_hot, pad, repeat,
                      reshape, reverse, roll, slice, sort, split, squeeze, stack, tile, transpose,
                      unstack, where)
-from .control import (case, cond, foldl, foldr, grad_pass_through, gradients, map_fn,
-                      recompute_grad, scan, switch_case, vectorized_map, while_loop)
+from .control import (case, cond, custom_gradient, foldl, foldr, grad_pass_through, gradients,
+                      map_fn, recompute_grad, scan, switch_case, vectorized_map, while_loop)
 from .linalg import einsum, matmul, norm, tensordot
 from .math import add_n, argmax, argmin, cumsum
 from .module import Module, name_scope

@@ -1,13 +1,14 @@
 """TensorFlow's control flow and gradient tools, in eager mode: ``tf.cond`` is a Python
 ``if``, ``tf.while_loop``, ``tf.map_fn``, ``tf.scan`` and the folds are Python loops (the
 tape records what they run), and ``tf.recompute_grad`` and ``tf.grad_pass_through`` are custom gradients, so a
-trace shows each call as one row.
+trace shows each call as one row. ``tf.custom_gradient`` is the engine's, whose ``grad_fn``
+gets its upstream gradients as Tensors, as TensorFlow's does.
 """
 
 import functools
 
 from ..core.context import TAPES, unheard
-from ..core.custom import custom_gradient
+from ..core.custom import CustomCall, CustomGradientFunction
 from ..core.nest import flatten
 from ..core.ops import expand_dims, getitem, identity, stack
 from ..core.tape import GradientTape
@@ -142,6 +143,26 @@ class recording_paused:
     def __exit__(self, *exc):
         TAPES.reset(self.token)
         return False
+
+
+class TensorCall(CustomCall):
+    """A ``tf.custom_gradient`` call: ``grad_fn`` gets Tensors, so TensorFlow's code runs as
+    written (``upstream.numpy()``, ``upstream.shape.as_list()``); the engine's own
+    ``custom_gradient`` gives arrays in a plain backward pass, its quicker path."""
+
+    __slots__ = ()
+    tensors = True
+
+
+class TensorGradientFunction(CustomGradientFunction):
+    call_type = TensorCall
+
+
+def custom_gradient(f=None):
+    """``tf.custom_gradient``: ``gm.custom_gradient``, whose ``grad_fn`` receives Tensors."""
+    if f is None:
+        return custom_gradient
+    return TensorGradientFunction.of(f)
 
 
 def recompute_grad(f):
