@@ -79,7 +79,7 @@ class CustomCall:
              # call it with that value, and what else would do
              "one_op": "a custom_gradient function's outputs are one op over its inputs "
                        "({inputs}), as in TensorFlow",
-             "call": "{f}({args})",
+             "call": "{f}({args})", "function": "custom_gradient function",
              "or": " (or make it a gm.Variable: grad_fn then receives it in variables=)"}
 
     tensors = False  # whether grad_fn gets Tensors in a plain backward pass (else arrays: quicker)
@@ -147,7 +147,8 @@ class CustomCall:
             else:
                 result = self.grad_fn(*upstream)
         except Exception as e:
-            e.add_note(f"(raised by the grad_fn of custom_gradient function {self.name!r})")
+            e.add_note(f"(raised by the {self.words['grad_fn']} of {self.words['function']} "
+                       f"{self.name!r})")
             raise
         if len(self.inputs) == 1 and not self.variables and isinstance(result, Tensor) and not record:
             x = self.inputs[0]  # the commonest result, one gradient for one input: when it is

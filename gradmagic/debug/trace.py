@@ -506,7 +506,7 @@ class Trace(Naming, Listener):
         rec = record_row("backward", level, "function", call.name, self._frozen(args, vals),
                           tuple(call.names) + tuple(v.name for v in call.variables), self._frozen(out),
                           upstream=tuple(g), downstream=None, local="",
-                          note=f"grad_fn raised {type(error).__name__}", source=call)
+                          note=f"{call.words['grad_fn']} raised {type(error).__name__}", source=call)
         self._backward.add(rec)
         row = view(self, rec)
         row.pitfalls.append(Pitfall("contract", f"{type(error).__name__}: {error}", row))

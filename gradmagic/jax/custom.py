@@ -38,7 +38,8 @@ WORDS = {"grad_fn": "bwd", "upstream": "g", "upstream gradient": "cotangent g", 
          "forward": "bwd, transposed",
          "unrecorded_fix": "return it from fwd as a residual",
          "one_op": "a custom_vjp function is differentiated with respect to its arguments "
-                   "({inputs}) only, as in JAX", "call": "{f}({args})", "or": ""}
+                   "({inputs}) only, as in JAX", "call": "{f}({args})", "or": "",
+         "function": "custom_vjp function"}
 
 
 class JaxCall(CustomCall):
@@ -66,6 +67,7 @@ class JaxJVPCall(JaxCall):
     words = {**WORDS, "grad_fn": "transposed JVP rule", "example": "return primal_out, 2 * x * x_dot",
              "forward": "JVP rule",
              "unrecorded_fix": "compute it from the primals inside the JVP rule",
+             "function": "custom_jvp function",
              "one_op": "a custom_jvp function is differentiated with respect to its arguments "
                        "({inputs}) only, as in JAX"}
 

@@ -33,7 +33,7 @@ WORDS = {"grad_fn": "backward", "upstream": "grad_output", "upstream gradient": 
                            "it in backward from ctx.saved_tensors",
          "one_op": "an autograd.Function's outputs are one op over the inputs of apply "
                    "({inputs}), whose forward runs under no_grad, as in PyTorch",
-         "call": "{f}.apply({args})", "or": ""}
+         "call": "{f}.apply({args})", "or": "", "function": "autograd.Function"}
 
 
 class FunctionCtx:
@@ -169,13 +169,13 @@ class FunctionCall(CustomCall):
         moved = [as_tensor_of(a.value + 1e-3 * (1 + abs(a.value)), a) if isinstance(
             a, Tensor) and a.dtype.kind == "f" and a.requires_grad else a for a in self.args]
         runs = []
-        for args in (self.args, moved):
+        for args in (self.args, self.args, moved):  # (twice as it ran: a random value shows)
             again = FunctionCtx()
             with no_grad():
                 run_forward(self.cls, again, args, {})
             runs.append(vars(again))
-        same, after = runs
-        return [f"ctx.{k}" for k, v in kept.items() if _equal(same.get(k), v)
+        *same, after = runs
+        return [f"ctx.{k}" for k, v in kept.items() if all(_equal(s.get(k), v) for s in same)
                 and isinstance(after.get(k), CoreTensor) and not _equal(after[k], v)]
 
     def check(self, result, record):
