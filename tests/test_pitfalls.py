@@ -394,3 +394,56 @@ def test_the_nan_scan_tells_finite_from_nan_and_inf(value, nonfinite):
     from gradmagic._scans import nonfinite as scan
     assert bool(scan(value)) is nonfinite
     assert bool(scan(gm.Tensor(value).value)) is nonfinite
+
+
+def test_none_returned_by_grad_fn_is_named_as_the_cause():
+    """A grad_fn that returns None for an input that needs a gradient: the note says so, in
+    each framework's words (it said the target did not depend on the input)."""
+    @gm.custom_gradient
+    def scale(x, w):
+        def grad_fn(upstream):
+            return upstream * w, None
+        return x * w, grad_fn
+
+    def build():
+        x, w = gm.constant(np.array([1.0, 2.0])), gm.Variable(np.array([3.0, 5.0]))
+        with gm.GradientTape() as tape:
+            tape.watch(x)
+            y = np.sum(scale(x, w))
+        assert tape.gradient(y, [x, w])[1] is None
+    msg = none_reason(build)
+    assert msg.startswith("the gradient is None: scale's grad_fn returned None for w: None means "
+                          "no gradient"), msg
+
+    import gradmagic.torch as torch
+
+    class Mul(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, a, b):
+            ctx.save_for_backward(a, b)
+            return a * b
+
+        @staticmethod
+        def backward(ctx, g):
+            a, b = ctx.saved_tensors
+            return g * b, None
+
+    def build_torch():
+        a, b = torch.tensor([1.0, 2.0], requires_grad=True), torch.tensor([3.0, 4.0], requires_grad=True)
+        out, = torch.autograd.grad(Mul.apply(a, b).sum(), [b], allow_unused=True)
+        assert out is None
+    assert "Mul's backward returned None for b" in none_reason(build_torch)
+    assert "Return grad_output times the derivative" in none_reason(build_torch)
+
+
+def test_none_through_a_stop_gradient_of_a_computed_value():
+    """``h = stop_gradient(x * w)`` inside the tape: the note names the copy, not a target
+    computed outside the with block (what it said)."""
+    def build():
+        x, w = gm.constant(np.array([1.0, 4.0])), gm.Variable(np.array([3.0, -2.0]))
+        with gm.GradientTape() as tape:
+            h = gm.stop_gradient(x * w)
+            loss = np.sum(h ** 2)
+        assert tape.gradient(loss, w) is None
+    msg = none_reason(build)
+    assert "loss depends on w only through h, a copy of a value computed from w" in msg, msg

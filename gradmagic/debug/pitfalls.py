@@ -73,6 +73,16 @@ def why_none(trace, seen, targets, source):
                 f"chain. Keep the computation on Tensors (np.exp(t) records; np.exp(t.numpy()) "
                 "does not), or remove the stop_gradient.")
     if not any(seen.connected(t) for t in targets):
+        made = [o for row in trace.forward for o in row.outputs if isinstance(o, Tensor)
+                and seen.connected(o) and any(_is(trace, a, source) for a in row.inputs)]
+        cut = [a for row in trace.forward for a in row.inputs if isinstance(a, Tensor)
+               and not seen.connected(a) and any(_same_buffer(a, o) for o in made)]
+        if cut:
+            what = trace.name_of(cut[0]) or "a value"
+            return (f"{tname} depends on {name} only through {what}, a copy of a value computed "
+                    f"from {name} made without its history (stop_gradient, .numpy(), np.asarray "
+                    f"or a constant of its value), which cuts the chain. Remove it, or apply "
+                    f"stop_gradient only to what must stay constant.")
         return (f"{tname} was not recorded by this tape: it was computed outside the tape's "
                 f"with block (or while it was paused), or only from values the tape does not "
                 f"watch. Compute it inside `with tape:`.")
@@ -117,7 +127,17 @@ def _custom_reason(trace, name, tname, source):
         return None
     for row in custom_rows(trace):
         call, w = row.source, row.source.words
-        if any(a is source for a in list(call.inputs) + list(call.variables)):
+        given = list(call.inputs) + list(call.variables)
+        if any(a is source for a in given):
+            k = next(i for i, a in enumerate(given) if a is source)
+            if row.downstream is not None and k < len(row.downstream) and row.downstream[k] is None:
+                what = (" (a variable it reads)" if k >= len(call.names) else "" if call.names[k] == name
+                        else f" (its input {call.names[k]!r})")
+                return (f"{row.node}'s {w['grad_fn']} returned None for {name}{what}: None "
+                        f"means no gradient, so none reaches {name} through {row.node}. Return "
+                        f"{w['upstream']} times the derivative of {row.node} with respect to "
+                        f"{name} in its place (None is right only for a value that needs no "
+                        f"gradient).")
             recorded = any(isinstance(u, Tensor) for u in row.upstream)
             copies = sorted(_names_in(call.backward_function()) & COPIES)
             if recorded and copies:
