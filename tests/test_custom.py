@@ -573,3 +573,26 @@ def test_grad_fns_result_is_taken_as_is_when_it_matches_and_cast_otherwise(retur
         y = double(x)
     g = tape.gradient(y, x)
     assert g.dtype == dtype and g.tolist() == [2.0, 2.0, 2.0]
+
+
+def test_a_gradient_of_the_wrong_shape_gets_the_fix_its_shape_points_to():
+    """A transposed matmul gradient is told to transpose, an unsummed bias gradient to sum
+    (reshaping would have silenced the first and kept it wrong)."""
+    @gm.custom_gradient
+    def mm(a, b):
+        return a @ b, lambda g: (g @ b.T, g.T @ a)  # the second should be a.T @ g
+
+    @gm.custom_gradient
+    def add_bias(x, b):
+        return x + b, lambda g: (g, g)  # b's should be summed over the batch
+
+    a, b, x, bias = (gm.constant(np.ones(s)) for s in ((3, 2), (2, 4), (4, 3), (3,)))
+    for f, args, fix in ((mm, (a, b), "it has the transpose's shape: for y = x @ w the gradients are "
+                          "upstream @ w.T for x and x.T @ upstream for w"),
+                         (add_bias, (x, bias), "sum it over the axes the input was broadcast along")):
+        with gm.GradientTape() as tape:
+            tape.watch(list(args))
+            y = np.sum(f(*args))
+        with pytest.raises(ValueError, match="must have its input.s shape") as e:
+            tape.gradient(y, list(args))
+        assert str(e.value).endswith(f"({fix})")

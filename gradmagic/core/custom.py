@@ -198,6 +198,24 @@ def _sequence(call, result, n, what, bare=True):
     return list(result)
 
 
+def shape_fix(got, want) -> str:
+    """What a gradient of shape ``got`` for an input of shape ``want`` most likely needs."""
+    if len(got) == len(want) == 2 and got == want[::-1] and got != want:
+        return ("it has the transpose's shape: for y = x @ w the gradients are upstream @ w.T "
+                "for x and x.T @ upstream for w")
+    try:
+        if len(got) >= len(want) and np.broadcast_shapes(want, got) == got:
+            return "sum it over the axes the input was broadcast along"
+        if np.broadcast_shapes(want, got) == want:
+            return ("broadcast it to the input's shape, upstream * np.ones_like(x), or keep the "
+                    "axes a sum took away")
+    except ValueError:
+        pass
+    if int(np.prod(got)) == int(np.prod(want)):
+        return "it has as many elements in another shape: a keepdims or an axis left over?"
+    return "compute it for the input itself"
+
+
 def as_is(xv, gv) -> bool:
     """Whether ``gv`` is a gradient for a value ``xv`` as it stands: of its module (a NumPy
     scalar for a NumPy array), shape and dtype."""
@@ -234,7 +252,7 @@ def check_gradient(call: CustomCall, i: int, grad, record: bool):
         raise GradientValueError(
             f"custom_gradient({call.name}): grad_fn returned a gradient of shape "
             f"{tuple(raw.shape)} for {call.where(i)}, whose shape is {xshape}; a gradient "
-            "must have its input's shape (sum over the broadcast axes, or reshape)")
+            f"must have its input's shape ({shape_fix(tuple(raw.shape), xshape)})")
     if kind(raw.dtype) not in "fc":
         raise GradientTypeError(
             f"custom_gradient({call.name}): grad_fn returned a gradient of dtype {raw.dtype} "
