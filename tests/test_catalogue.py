@@ -414,6 +414,21 @@ def test_upstream_ignored_fix_is_written_from_the_users_grad_fn():
     assert "Fix: `return upstream * (3 * x ** 2)`." in message
 
 
+def test_upstream_ignored_with_a_wrong_local_derivative_is_not_fixed_by_copying_it():
+    """grad_fn returns ``x`` for ``x ** 2``: multiplying that by the upstream would still be
+    wrong, so the fix asks for the derivative and gives its value (it said
+    ``return upstream * x``)."""
+    def program():
+        @gm.custom_gradient
+        def sq(x):
+            return x ** 2, lambda upstream: x
+        return {}, grads(lambda x: np.sum(sq(x) * 3.0), [1.0, 2.0])
+
+    message = notes(both(program), "upstream-ignored")[0].message
+    assert message.endswith("Fix: return upstream times the derivative of sq with respect to x, which "
+                            "is [2, 4] here (it returns [1, 2]: not that derivative either)."), message
+
+
 # -- causes: named from what happened ---------------------------------------------------------------
 def test_a_tensor_captured_by_a_custom_function_is_named_as_such():
     x = gm.constant(np.array([1.0, 2.0]))

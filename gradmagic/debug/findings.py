@@ -16,7 +16,7 @@ import numpy as np
 from ..core.custom import CustomCall
 from ..render._format import summary
 from .body import call_kind
-from .notes import Pitfall, element, host64, shown
+from .notes import Pitfall, differ, element, host64, shown
 from .review import Review, reviewed
 from .snapshot import code_of
 from .source import times_upstream
@@ -92,10 +92,20 @@ def _ignored(trace, rv, ks):
         parts.append(f"for {names[k]} it passed {got} downstream for {w['an']} {w['upstream']} of "
                      f"{up}, and the same for {w['upstream']} × 2 and for {w['upstream']} 0{would}")
     n = len(rv.call.names)
-    fix = None if rv.call.variables or any(k >= n for k in ks) else times_upstream(
+    # what it returns must be the local derivative (its value for an upstream of ones) for
+    # "multiply it by the upstream" to be the whole fix
+    local = [rv.truth(k, "1", rv.t("u")[k] is not None) for k in ks]
+    off = [k for k, t in zip(ks, local) if t is not None and rv.given[k] is not None and np.shape(
+        t) == np.shape(rv.given[k]) and differ(host64(rv.given[k]), t, rv.tol(k, rv.t("u")[k] is not None)).any()]
+    fix = None if rv.call.variables or off or any(k >= n for k in ks) else times_upstream(
         rv.call.backward_function(), n, rv.call.leading, set(ks))
     fix = f"`{fix}`" if fix else (f"multiply what {w['grad_fn']} returns for "
                                   f"{' and '.join(names[k] for k in ks)} by its {w['upstream']}")
+    if off:
+        fix = "; ".join(
+            f"return {w['upstream']} times the derivative of {f} with respect to {names[k]}, "
+            f"which is {summary(t, p)} here (it returns {summary(rv.given[k], p)}: not that "
+            f"derivative either)" for k, t in zip(ks, local) if k in off)
     return (f"{f}'s {w['grad_fn']} does not multiply by its {w['upstream gradient']}: "
             + "; ".join(parts) + f". Ignoring {w['upstream']} cuts the chain rule here, as if "
             f"{w['stop_gradient']} were there: everything before {f} gets the wrong gradient. "
