@@ -1629,3 +1629,30 @@ def test_lost_in_second_order_leaves_alone_what_backward_reads_of_labels_and_ran
         g, = torch.autograd.grad(loss, x, create_graph=True)
         (g ** 2).sum().backward()
     assert "lost-in-second-order" not in [p.kind for p in tr.pitfalls], [p.message for p in tr.pitfalls]
+
+
+def test_a_saved_intermediate_is_named_as_lost_in_second_order():
+    """forward saves ``x * x`` (neither an input nor an output) and backward reads it: a
+    double backward takes it as a constant. PyTorch 2.13.0 gives the same x.grad, [3., 12.]
+    (the true second-order term is [9., 36.]); the note names saved_tensors[0] (it named only
+    ctx attributes)."""
+    class Cube(Function):
+        @staticmethod
+        def forward(ctx, x):
+            x2 = x * x
+            ctx.save_for_backward(x2)
+            return x2 * x
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            x2, = ctx.saved_tensors
+            return grad_output * 3 * x2
+
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    with gm.trace(check=True) as tr:
+        g, = torch.autograd.grad(Cube.apply(x).sum(), x, create_graph=True)
+        (g * x).sum().backward()
+    assert x.grad.tolist() == [3.0, 12.0]
+    found = [p.message for p in tr.pitfalls if p.kind == "lost-in-second-order"]
+    assert len(found) == 1 and found[0].startswith("Cube's backward reads saved_tensors[0], computed by "
+                                                   "Cube's forward from its inputs"), found

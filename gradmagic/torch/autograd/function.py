@@ -156,11 +156,19 @@ class FunctionCall(CustomCall):
         return [(f"saved_tensors[{k}]", t) for k, t in enumerate(self.ctx.to_save) if t is not None]
 
     def unrecorded(self):
-        """``ctx`` attributes holding tensors that ``forward`` computed from its inputs:
-        forward runs without recording, so a double backward sees them as constants."""
-        ctx, saved = self.ctx, {id(t) for t in self.ctx.to_save} | {id(a) for a in self.args}
-        kept = {k: v for k, v in vars(ctx).items() if isinstance(v, CoreTensor) and id(v) not in saved
-                and v.dtype.kind == "f" and not (isinstance(v, Tensor) and v.requires_grad)}
+        """What ``backward`` reads that ``forward`` computed from its inputs without
+        recording it: ``ctx`` attributes, and saved tensors that are neither inputs nor
+        outputs; a double backward sees them as constants."""
+        ctx, args = self.ctx, {id(a) for a in self.args}
+        saved = {id(t) for t in ctx.to_save}
+        kept = {f"ctx.{k}": (lambda c, k=k: vars(c).get(k), v) for k, v in vars(ctx).items()
+                if isinstance(v, CoreTensor) and id(v) not in saved | args}
+        for k, t in enumerate(ctx.to_save):  # an output keeps its graph (its node is the call's)
+            if isinstance(t, CoreTensor) and id(t) not in args and getattr(
+                    getattr(t, "grad_fn", None), "ctx", None) is not ctx:
+                kept[f"saved_tensors[{k}]"] = (lambda c, k=k: c.to_save[k] if k < len(c.to_save) else None, t)
+        kept = {name: (get, v) for name, (get, v) in kept.items()
+                if v.dtype.kind == "f" and not (isinstance(v, Tensor) and v.requires_grad)}
         if not kept:
             return []
         # forward again with the inputs that require grad moved (a label's derivative is none
@@ -169,14 +177,14 @@ class FunctionCall(CustomCall):
         moved = [as_tensor_of(a.value + 1e-3 * (1 + abs(a.value)), a) if isinstance(
             a, Tensor) and a.dtype.kind == "f" and a.requires_grad else a for a in self.args]
         runs = []
-        for args in (self.args, self.args, moved):  # (twice as it ran: a random value shows)
+        for given in (self.args, self.args, moved):  # (twice as it ran: a random value shows)
             again = FunctionCtx()
             with no_grad():
-                run_forward(self.cls, again, args, {})
-            runs.append(vars(again))
+                run_forward(self.cls, again, given, {})
+            runs.append(again)
         *same, after = runs
-        return [f"ctx.{k}" for k, v in kept.items() if all(_equal(s.get(k), v) for s in same)
-                and isinstance(after.get(k), CoreTensor) and not _equal(after[k], v)]
+        return [name for name, (get, v) in kept.items() if all(_equal(get(s), v) for s in same)
+                and isinstance(get(after), CoreTensor) and not _equal(get(after), v)]
 
     def check(self, result, record):
         """One gradient per forward input, as PyTorch's ``validate_outputs``."""
