@@ -131,6 +131,13 @@ def reversal_into_a_dead_relu():  # nothing passes the maximum: the upstream is 
     return {}, grads(lambda x: np.sum(np.maximum(reverse(x), 5.0)), [1.0, -2.0])
 
 
+def guided_relu():  # guided backpropagation: only positive gradients through positive inputs
+    @gm.custom_gradient
+    def guided(x):
+        return np.maximum(x, 0.0), lambda upstream: (upstream > 0) * (x > 0) * upstream
+    return {}, grads(lambda x: np.sum(guided(x) * np.array([1.0, -2.0, 3.0, -1.0])), [0.5, 1.5, -1.0, 2.0])
+
+
 INTENDED = {
     "clip-gradient-jax": (clip_gradient_jax, "clip_gradient", "x", "clipped gradient"),
     "clip-by-norm": (clip_by_norm, "clip_norm", "x", "clipped gradient"),
@@ -142,6 +149,7 @@ INTENDED = {
     "straight-through-upstream-0": (straight_through_at_the_optimum, "ste_round", "x",
                                     "straight-through gradient"),
     "reversal-upstream-0": (reversal_into_a_dead_relu, "reverse", "x", "gradient reversal"),
+    "guided-backprop": (guided_relu, "guided", "x", "rectified gradient"),  # (it was "wrong")
 }
 
 

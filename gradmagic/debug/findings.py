@@ -22,7 +22,7 @@ from .snapshot import code_of
 from .source import times_upstream
 
 MISTAKES = ("ignored", "wrong", "factor")
-INTENDED = ("zero", "clipped", "scaled", "reversed")
+INTENDED = ("zero", "clipped", "rectified", "scaled", "reversed")
 STEP_OPS = ("round", "around", "rint", "floor", "ceil", "trunc", "sign", "heaviside",
             "stop_gradient", "greater", "less", "greater_equal", "less_equal")
 
@@ -230,6 +230,10 @@ def _intended(trace, rv, verdicts, ks):
             parts.append(f"a straight-through gradient for {names[k]} (a surrogate): {f}'s forward "
                          f"is piecewise constant there (its derivative is 0{uses}), and "
                          f"{w['grad_fn']} passes {got} instead")
+        elif v.kind == "rectified":
+            parts.append(f"a rectified gradient for {names[k]} (guided backpropagation's): "
+                         f"{w['grad_fn']} gives the derivative of {f} for the positive part of its "
+                         f"{w['upstream']}, and nothing for the negative part")
         elif v.kind == "clipped":
             true = rv.true_gradient(k)
             parts.append(f"a clipped gradient for {names[k]}: for small values of {w['upstream']} "

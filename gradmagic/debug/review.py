@@ -98,6 +98,8 @@ class Review:
     # -- probes --------------------------------------------------------------------------
     def upstream(self, probe):
         u, r = self.ups, self.rand
+        if probe.endswith("+"):  # the positive part of a probe (guided backpropagation's)
+            return [xp_of(x).maximum(x, 0) for x in self.upstream(probe[:-1])]
         if probe in ("u", "again"):
             return u
         if probe == "r":
@@ -267,6 +269,10 @@ class Review:
                 if not isinstance(small, Exception) and small[k] is not None and not differ(
                         self.measure(k, small[k], exact) * scale / s, T["u"], tol).any():
                     return Verdict("clipped", probe)
+            # guided backpropagation: the derivative for the upstream's positive part
+            rectified = {p: self.truth(k, p + "+", exact) for p in ("u", "r")}
+            if all(t is not None and not differ(G[p], t, tol).any() for p, t in rectified.items()):
+                return Verdict("rectified", probe)
         if linear and not _tiny(T[ref]) and not _tiny(G[ref], big):
             c = float(np.sum(G[ref] * T[ref]) / np.sum(T[ref] * T[ref]))
             if not differ(G["u"], c * T["u"], tol).any() and not differ(G["r"], c * T["r"], tol).any():
