@@ -437,6 +437,18 @@ def test_upstream_ignored_with_a_wrong_local_derivative_is_not_fixed_by_copying_
                             "is [2, 4] here (it returns [1, 2]: not that derivative either)."), message
 
 
+def test_an_upstream_multiplied_in_twice_is_named():
+    def program():
+        @gm.custom_gradient
+        def cube(x):
+            return x ** 3, lambda upstream: upstream * upstream * 3 * x ** 2
+        return {}, grads(lambda x: np.sum(3.0 * cube(x)), [1.0, 2.0])
+
+    message = notes(both(program), "wrong-derivative")[0].message
+    assert "It is quadratic in its upstream (grad_fn(2 × upstream) is 4 × grad_fn(upstream)): it " \
+           "multiplies by the upstream twice, where the chain rule multiplies once." in message
+
+
 # -- causes: named from what happened ---------------------------------------------------------------
 def test_a_tensor_captured_by_a_custom_function_is_named_as_such():
     x = gm.constant(np.array([1.0, 2.0]))

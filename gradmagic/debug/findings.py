@@ -203,6 +203,12 @@ def _not_linear(rv, k):
     text = (f"This {w['grad_fn']} is not linear in its {w['upstream']} ({w['grad_fn']}(2 × "
             f"{w['upstream']}) is not 2 × {w['grad_fn']}({w['upstream']})), and it is not exact "
             f"for small values of {w['upstream']} either, so it is not a gradient clipping")
+    twice, once = rv.g("2u")[k], rv.g("u")[k]
+    if twice is not None and once is not None and np.any(once) and np.allclose(
+            host64(twice), 4 * host64(once), rtol=1e-5, atol=0):
+        text += (f". It is quadratic in its {w['upstream']} ({w['grad_fn']}(2 × {w['upstream']}) is "
+                 f"4 × {w['grad_fn']}({w['upstream']})): it multiplies by the {w['upstream']} twice, "
+                 f"where the chain rule multiplies once")
     small = rv.g(str(1e-6))
     if not isinstance(small, Exception) and small[k] is not None and len(rv.ups) == 1 and \
             np.shape(rv.ups[0]) == np.shape(small[k]):
