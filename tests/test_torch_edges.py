@@ -181,3 +181,25 @@ def test_an_index_naming_an_element_twice_writes_the_last_value():
     y[torch.tensor([2, 2])] = w
     (y * torch.tensor([1.0, 2.0, 3.0])).sum().backward()
     assert w.grad.tolist() == [0.0, 3.0]
+
+
+def test_more_methods_as_pytorchs():
+    """``pow_``, ``relu_``, ``sigmoid_``, ``movedim``, ``Tensor.where``, ``unflatten``,
+    ``index_add`` and ``count_nonzero`` (each raised AttributeError); the numbers are what
+    PyTorch 2.13.0 printed for the same lines."""
+    x = torch.tensor([[0.5, -1.0, 0.0], [2.0, 0.0, 3.0]], requires_grad=True)
+    y = x * 1
+    y.pow_(2)
+    y.relu_()
+    z = (y * 1).sigmoid_()
+    b = x.where(x > 0, torch.tensor(-1.0))
+    d = x.index_add(0, torch.tensor([1, 1]), torch.ones(2, 3))
+    loss = z.sum() + x.movedim(0, 1).sum() * 2 + b.sum() + x.reshape(6).unflatten(0, (2, 3)).sum() + d.sum()
+    loss.backward()
+    assert (x.count_nonzero().item(), x.count_nonzero(dim=1).tolist()) == (4, [2, 2])
+    assert y.grad_fn.name() == "ReluBackward0" and b.grad_fn.name() == "WhereBackward0"
+    assert b.tolist() == [[0.5, -1.0, -1.0], [2.0, -1.0, 3.0]]
+    assert d.tolist() == [[0.5, -1.0, 0.0], [4.0, 2.0, 5.0]]
+    assert same(x.grad.tolist(), [[5.246134281158447, 3.606776237487793, 4.0],
+                                  [5.070651054382324, 4.0, 5.000740051269531]])
+    assert list(x.movedim(0, 1).shape) == [3, 2] and list(x.reshape(6).unflatten(0, (2, -1)).shape) == [2, 3]

@@ -29,7 +29,7 @@ from .modes import GRAD
 from .linalg import det, inv
 from .subgradients import vector_norm
 from .tensor import make, values_indices
-from .values import broadcast_shape, named
+from .values import broadcast_shape, dims, named
 from .views import make_view, piece_of
 
 
@@ -396,6 +396,39 @@ def round(self, *, decimals=0):  # noqa: A001  (PyTorch's name)
                     "RoundBackward1" if decimals else "RoundBackward0")
 
 
+def count_nonzero(self, dim=None):
+    return make(np.asarray(np.count_nonzero(np.asarray(self.value), axis=dims(dim)), np.int64), copy=False)
+
+
+def movedim(self, source, destination):
+    return np.moveaxis(self, source, destination)
+
+
+def where(self, condition, y):
+    """``self`` where ``condition`` holds, else ``y``: ``torch.where(condition, self, y)``."""
+    return named(ops.where(getattr(condition, "value", condition), self, y), "WhereBackward0")
+
+
+def unflatten(self, dim, sizes):
+    d = _dim("unflatten", dim, self.ndim)
+    return self.reshape(tuple(self.shape[:d]) + tuple(sizes) + tuple(self.shape[d + 1:]))
+
+
+def index_add(self, dim, index, source, alpha=1):
+    return (self * 1).index_add_(dim, index, source, alpha)
+
+
+def _in_place_of(name):
+    def method(self, *args, **kwargs):  # the op, then the in-place step every in-place op ends with
+        return self.in_place(getattr(self, name)(*args, **kwargs))
+    method.__name__ = method.__qualname__ = name + "_"
+    return method
+
+
+IN_PLACE = {f"{n}_": _in_place_of(n) for n in ("pow", "relu", "sigmoid", "exp", "log", "sqrt", "tanh",
+                                                "neg", "sin", "cos", "square", "reciprocal", "sign")}
+
+
 def zero_(self):
     return _fill(self, 0, "ZeroBackward0")
 
@@ -423,10 +456,14 @@ def _fill(self, value, label):
 METHODS = {f.__name__: f for f in (floor, ceil, trunc, round, zero_, fill_, tril, triu, roll, nonzero,
                                    tan, masked_fill, index_select, gather, scatter_add, scatter, repeat,
                                    split, chunk, topk, median, det, inverse, div, is_contiguous,
-                                   is_floating_point, unbind, new_zeros, new_ones, new_full)}
+                                   is_floating_point, unbind, new_zeros, new_ones, new_full,
+                                   count_nonzero, movedim, where, unflatten, index_add)}
 
 
 def install(cls):
-    """Attach ``METHODS`` to ``cls`` (``torch.Tensor``)."""
+    """Attach ``METHODS`` to ``cls`` (``torch.Tensor``), and the in-place forms it lacks."""
     for name, f in METHODS.items():
         setattr(cls, name, f)
+    for name, f in IN_PLACE.items():
+        if not hasattr(cls, name):
+            setattr(cls, name, f)

@@ -26,7 +26,8 @@ from .subgradients import standard_deviation, variance, vector_norm
 from .walk import backward
 from .views import at, make_view, reshaped, swapped, transposed, write_through
 from .values import (DEFAULT_INT, Device, Size, SizeMethod, check_device, default_float,
-                     descending_order, dims, format_tensor, generator_of, summand, type_name)
+                     descending_order, dims, format_tensor, generator_of, named, summand,
+                     type_name)
 
 values_indices = {n: collections.namedtuple(n, ["values", "indices"])
                   for n in ("max", "min", "sort", "topk", "median")}
@@ -340,7 +341,7 @@ class Tensor(GraphTensor):
         return special.erf(self)
 
     def relu(self):
-        return special.relu(self)
+        return named(special.relu(self), "ReluBackward0")
 
     def abs(self):
         return np.abs(self)
