@@ -105,3 +105,13 @@ def test_jacfwd_names_the_primals_after_the_functions_parameters():
     with gm.trace() as tr:
         jax.jacfwd(f)(jnp.array([1.0, 2.0]), 2)
     assert "x=[1, 2]" in str(tr)
+
+
+def test_norm_1_at_zero_uses_jaxs_abs():
+    """JAX 0.10.2: the gradient of ``jnp.linalg.norm(x, 1)`` at a zero element is 1 (JAX's
+    ``abs`` has derivative 1 at 0); it was 0, NumPy's rule under TensorFlow's convention."""
+    v = jnp.array([1.0, -2.0, 0.0, 2.0])
+    assert jax.grad(lambda x: jnp.linalg.norm(x, 1))(v).tolist() == [1.0, -1.0, 1.0, 1.0]
+    assert jax.grad(lambda x: jnp.linalg.norm(x, 1))(jnp.zeros(3)).tolist() == [1.0, 1.0, 1.0]
+    assert jax.grad(lambda x: jnp.linalg.norm(x, -jnp.inf))(v).tolist() == [0.0, 0.0, 1.0, 0.0]
+    assert jnp.linalg.norm(jnp.array([[1.0, -2.0], [0.0, 3.0]]), 1, axis=1).tolist() == [3.0, 3.0]

@@ -22,7 +22,7 @@ import numpy as np
 
 from ...core import linalg as core
 from ...core import ops
-from ..array import asarray, wrap
+from ..array import absolute, asarray, wrap
 
 
 def _symmetrized(a, symmetrize_input):
@@ -43,6 +43,16 @@ def eigh(a, UPLO=None, symmetrize_input=True):  # noqa: N803  (JAX's name)
 def eigvalsh(a, UPLO="L", *, symmetrize_input=True):  # noqa: N803  (JAX's name)
     """The eigenvalues of ``(a + a^T) / 2``, ascending."""
     return wrap(core.eigvalsh(_symmetrized(a, symmetrize_input), UPLO))
+
+
+def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002  (NumPy's names)
+    """NumPy's norm; a vector's 1-, inf- and -inf-norms are made of JAX's ``abs``, whose
+    derivative at 0 is 1 (NumPy's rules, TensorFlow's, give 0 there)."""
+    x = asarray(x)
+    if ord in (1, np.inf, -np.inf) and (isinstance(axis, int) or axis is None and x.ndim == 1):
+        reduce = {1: ops.sum, np.inf: ops.max, -np.inf: ops.min}[ord]
+        return wrap(reduce(absolute(x), axis=axis, keepdims=keepdims))
+    return wrap(np.linalg.norm(x, ord, axis, keepdims))
 
 
 def __getattr__(name):
