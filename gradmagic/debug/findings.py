@@ -94,9 +94,11 @@ def _ignored(trace, rv, ks):
     n = len(rv.call.names)
     # what it returns must be the local derivative (its value for an upstream of ones) for
     # "multiply it by the upstream" to be the whole fix
-    local = [rv.truth(k, "1", rv.t("u")[k] is not None) for k in ks]
-    off = [k for k, t in zip(ks, local) if t is not None and rv.given[k] is not None and np.shape(
-        t) == np.shape(rv.given[k]) and differ(host64(rv.given[k]), t, rv.tol(k, rv.t("u")[k] is not None)).any()]
+    exact = {k: rv.t("u")[k] is not None for k in ks}
+    local = [rv.truth(k, "1", exact[k]) for k in ks]
+    off = [k for k, t in zip(ks, local) if t is not None and rv.given[k] is not None
+           and np.shape(t) == np.shape(rv.given[k])
+           and differ(host64(rv.given[k]), t, rv.tol(k, exact[k])).any()]
     fix = None if rv.call.variables or off or any(k >= n for k in ks) else times_upstream(
         rv.call.backward_function(), n, rv.call.leading, set(ks))
     fix = f"`{fix}`" if fix else (f"multiply what {w['grad_fn']} returns for "
