@@ -489,3 +489,38 @@ def test_bad_arguments_raise_clear_errors(call, error):
 def test_matrix_power_zero_is_the_identity():
     r = LA.matrix_power(gm.constant(general(2, 3, 3)(rng_for("power0"))), 0)
     np.testing.assert_array_equal(r.numpy(), np.broadcast_to(np.eye(3), (2, 3, 3)))
+
+
+@pytest.mark.parametrize("matrix, adjugate_t", [
+    ([[1.0, 2.0], [2.0, 4.0]], [[4.0, -2.0], [-2.0, 1.0]]),
+    ([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]], [[-3.0, 6.0, -3.0], [6.0, -12.0, 6.0],
+                                                             [-3.0, 6.0, -3.0]]),
+    (np.zeros((3, 3)).tolist(), np.zeros((3, 3)).tolist()),
+])
+def test_det_has_a_gradient_at_a_singular_matrix(matrix, adjugate_t):
+    """det's gradient is the transposed adjugate, which a singular matrix has too (JAX 0.10.2
+    gives the values below; the rule det * inv.T raised LinAlgError there). A second
+    derivative there is an error that says so."""
+    a = gm.constant(np.array(matrix))
+    with gm.GradientTape() as outer:
+        outer.watch(a)
+        with gm.GradientTape() as tape:
+            tape.watch(a)
+            d = np.linalg.det(a)
+        g = tape.gradient(d, a)
+        np.testing.assert_allclose(g.value, adjugate_t, atol=1e-9)
+        with pytest.raises(ValueError, match="second derivative of det at a singular matrix"):
+            outer.gradient(np.sum(g), a)
+    import gradmagic.jax as jax
+    import gradmagic.jax.numpy as jnp
+    np.testing.assert_allclose(jax.grad(jnp.linalg.det)(jnp.array(matrix)), adjugate_t, atol=1e-4)
+
+
+def test_det_of_a_stack_with_one_singular_matrix():
+    a = np.array([[[2.0, 1.0], [1.0, 3.0]], [[1.0, 2.0], [2.0, 4.0]]])
+    x = gm.constant(a)
+    with gm.GradientTape() as tape:
+        tape.watch(x)
+        d = np.linalg.det(x)
+    np.testing.assert_allclose(tape.gradient(d, x).value, [[[3.0, -1.0], [-1.0, 2.0]], [[4.0, -2.0], [-2.0, 1.0]]],
+                               atol=1e-9)

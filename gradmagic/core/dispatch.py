@@ -9,14 +9,15 @@ naming the function and the way out.
 """
 
 from ..errors import NoGradientError
-from . import contract, creation, layout, linalg, ops, special, statistics
+from . import contract, creation, determinant, layout, linalg, ops, special, statistics
 from .context import stack
 from .primitive import apply, binary, unary
 from .tensor import Tensor, Variable
 
 # NumPy function -> its differentiable form, from every family of the catalogue
 FUNCTIONS = {**ops.FUNCTIONS, **layout.FUNCTIONS, **contract.FUNCTIONS, **linalg.FUNCTIONS,
-             **statistics.FUNCTIONS, **special.FUNCTIONS, **creation.FUNCTIONS}
+             **determinant.FUNCTIONS, **statistics.FUNCTIONS, **special.FUNCTIONS,
+             **creation.FUNCTIONS}
 NONDIFF_FUNCTIONS = ops.NONDIFF_FUNCTIONS
 
 # operator -> Primitive, for the operators that run on every call (one call into the engine)

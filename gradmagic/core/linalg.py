@@ -9,7 +9,8 @@ A factorization with several outputs (slogdet, eigh, svd, qr) is one primitive w
 output packs them into one array; the results are slices of it (``getitem``), so the
 rule reads every factor from ``ans``. ``eigvalsh`` and the singular values alone are
 recorded with the same packed output, so their rules reuse the forward's vectors. NumPy
-exposes no LU factors: the rules of ``solve``, ``det`` and ``slogdet`` factor ``a`` again.
+exposes no LU factors: the rules of ``solve``, ``det`` and ``slogdet`` factor ``a`` again
+(``det``, with its gradient at a singular matrix, is ``core/determinant.py``'s).
 
 Matrices NumPy reads only one triangle of (``cholesky``, ``eigh``, ``eigvalsh``) get the
 gradient of the function NumPy computes: it lies on that triangle (the strictly other
@@ -92,7 +93,8 @@ def _half_triangle(x, n, upper=False):
     return _mask(x, n, 0, upper) - 0.5 * _eye(x, n)
 
 
-def _square(a):
+def check_square(a):
+    """``np.linalg``'s error unless ``a`` is a (stack of) square matrices."""
     shape = _shape(a)
     if len(shape) < 2 or shape[-1] != shape[-2]:
         raise np.linalg.LinAlgError(
@@ -107,7 +109,6 @@ def _float(x):
 
 # -- inv, det, slogdet, solve ---------------------------------------------------------
 INV = Primitive("inv", lambda xp, a: xp.linalg.inv(a))
-DET = Primitive("det", lambda xp, a: xp.linalg.det(a))
 
 
 def _slogdet(xp, a):
@@ -133,18 +134,13 @@ SOLVE = Primitive("solve", _solve)
 
 
 def inv(a):
-    _square(a)
+    check_square(a)
     return apply(INV, a)
-
-
-def det(a):
-    _square(a)
-    return apply(DET, a)
 
 
 @composite(SLOGDET)
 def slogdet(a):
-    _square(a)
+    check_square(a)
     packed = apply(SLOGDET, a)
     sign = raw(packed)[..., 0]
     return SlogdetResult(Tensor(sign) if isinstance(packed, Tensor) else sign,
@@ -177,16 +173,11 @@ def solve_vjp_a(g, ans, a, b):
     return -matmul(gb, T(ans))
 
 
-def det_vjp(g, ans, a):  # at a singular a, inv raises LinAlgError (JAX goes through LU)
-    return _col(_col(g * ans)) * T(inv(a))
-
-
 def slogdet_vjp(g, ans, a):  # sign has no gradient: its slot of g is ignored
     return _col(_col(getitem(g, (Ellipsis, 1)))) * T(inv(a))
 
 
 defvjp(INV, lambda g, ans, a: -matmul(matmul(T(ans), g), T(ans)), labels=("-inv.T @ upstream @ inv.T",))
-defvjp(DET, det_vjp, labels=("det * inv({0}).T",))
 defvjp(SLOGDET, slogdet_vjp, labels=("inv({0}).T (logabsdet only)",))
 defvjp(SOLVE, solve_vjp_a, solve_vjp_b, labels=("-solve({0}.T, upstream) @ x.T", "solve({0}.T, upstream)"))
 
@@ -220,7 +211,7 @@ CHOLESKY = Primitive("cholesky", _cholesky)
 def cholesky(a, /, *, upper=False, folded=True):
     """NumPy's, which reads one triangle of ``a``: its gradient is folded onto it.
     ``folded=False``: JAX's (``jax.scipy.linalg``'s), the formula's full matrix unfolded."""
-    _square(a)
+    check_square(a)
     return apply(CHOLESKY, a, upper=bool(upper), folded=bool(folded))
 
 
@@ -261,7 +252,7 @@ defvjp(CHOLESKY, cholesky_vjp, labels=("L^-T phi(L^T upstream) L^-1, on the tria
 # -- matrix_power, multi_dot (composites) -----------------------------------------------
 @composite("sum of (A^k).T @ upstream @ (A^(n-1-k)).T")
 def matrix_power(a, n):
-    _square(a)
+    check_square(a)
     try:
         n = operator.index(n)
     except TypeError:
@@ -328,14 +319,14 @@ def _eigh_parts(packed):
 
 @composite(EIGH)
 def eigh(a, UPLO="L"):
-    _square(a)
+    check_square(a)
     w, v = _eigh_parts(apply(EIGH, a, UPLO=_uplo("eigh", UPLO)))
     return EighResult(w, v)
 
 
 @composite(EIGVALSH)
 def eigvalsh(a, UPLO="L"):
-    _square(a)
+    check_square(a)
     return _eigh_parts(apply(EIGVALSH, a, UPLO=_uplo("eigvalsh", UPLO)))[0]
 
 
@@ -589,7 +580,7 @@ def norm(x, ord=None, axis=None, keepdims=False):
 
 
 FUNCTIONS = {  # numpy function -> its differentiable form
-    np.linalg.inv: inv, np.linalg.det: det, np.linalg.slogdet: slogdet, np.linalg.solve: solve,
+    np.linalg.inv: inv, np.linalg.slogdet: slogdet, np.linalg.solve: solve,
     np.linalg.cholesky: cholesky, np.linalg.matrix_power: matrix_power,
     np.linalg.multi_dot: multi_dot, np.linalg.norm: norm, np.linalg.eigh: eigh,
     np.linalg.eigvalsh: eigvalsh, np.linalg.svd: svd, np.linalg.svdvals: svdvals, np.linalg.qr: qr,

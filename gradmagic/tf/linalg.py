@@ -17,6 +17,7 @@ import collections
 import numpy as np
 
 from ..core import contract, ops
+from ..core.determinant import det as core_det
 from ..core import linalg as core
 from ..core.primitive import composite
 from ..errors import GradientValueError
@@ -65,7 +66,7 @@ def inv(input, adjoint=False, name=None):  # noqa: A002  (TensorFlow's parameter
 
 
 def det(input, name=None):  # noqa: A002
-    return core.det(square("tf.linalg.det", input))
+    return core_det(square("tf.linalg.det", input))
 
 
 LogMatrixDeterminant = collections.namedtuple("LogMatrixDeterminant", ["sign", "log_abs_determinant"])

@@ -26,6 +26,7 @@ import numpy as np
 
 from ..core import linalg as core
 from ..core import ops
+from ..core.determinant import det as core_det
 from ..errors import GradmagicError
 from .graph import as_tensor_of
 from .subgradients import vector_norm as norm_of_vector
@@ -134,7 +135,7 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):  # noqa
 def det(A, *, out=None):
     """``torch.linalg.det`` (and ``Tensor.det``)."""
     _square("linalg.det", A)
-    return named(core.det(A), "LinalgDetBackward0")
+    return named(core_det(A), "LinalgDetBackward0")
 
 
 def slogdet(A, *, out=None):

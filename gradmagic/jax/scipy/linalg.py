@@ -8,6 +8,7 @@ import numpy as np
 
 from ...core import contract
 from ...core import linalg as core
+from ...core.determinant import det as core_det
 from ..array import asarray, wrap
 from ..numpy import linalg as numpy_linalg
 
@@ -59,7 +60,7 @@ def inv(a, overwrite_a=False, check_finite=True):
 
 
 def det(a, overwrite_a=False, check_finite=True):
-    return wrap(core.det(asarray(a)))
+    return wrap(core_det(asarray(a)))
 
 
 def eigh(a, b=None, lower=True, eigvals_only=False, overwrite_a=False, overwrite_b=False,
