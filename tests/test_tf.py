@@ -506,11 +506,13 @@ def test_a_check_leaves_tf_randoms_global_streams_as_they_were(traced):
     numbers drawn after come out as an untraced run leaves them."""
     @tf.custom_gradient
     def noisy(x):
-        y = x + tf.random.uniform(x.shape) * 0.0 + tf.random.uniform(x.shape, seed=7) * 0.0
+        p = tf.sigmoid(x)
+        b = tf.cast(tf.random.uniform(tf.shape(x)) < p, tf.float32) + tf.random.uniform([2], seed=7)
+        b = tf.constant(b.numpy())  # leaves the tape: the check runs the body again
 
         def grad_fn(upstream):
-            return upstream * 3.0  # wrong (1 is right): the check runs the body again
-        return y, grad_fn
+            return upstream * p * (1 - p)
+        return b, grad_fn
 
     tf.random.set_seed(1)
     x = tf.constant([1.0, 2.0])
