@@ -20,6 +20,19 @@ def sid(shape):
     return f"({inner}{',' if len(shape) == 1 else ''})"
 
 
+def same_as_printed(got, want):
+    """``got`` (nested lists and tuples of Python values) equals what a framework printed:
+    floats to float32's precision (NumPy's float32 functions and the framework's may differ
+    in the last place), NaN equal to NaN, everything else exactly and of the same type."""
+    if isinstance(want, (list, tuple)):
+        return isinstance(got, (list, tuple)) and len(got) == len(want) and all(
+            same_as_printed(g, w) for g, w in zip(got, want))
+    if isinstance(want, float):
+        return isinstance(got, float) and (math.isnan(got) and math.isnan(want) or
+                                           math.isclose(got, want, rel_tol=3e-7, abs_tol=0))
+    return type(got) is type(want) and got == want
+
+
 def rng_for(*key):
     """A generator seeded by the test case, so every case draws its own fixed numbers."""
     return np.random.default_rng(zlib.crc32(repr(key).encode()))

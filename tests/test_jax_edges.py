@@ -9,9 +9,8 @@ Each case is JAX code on the modules ``jax`` and ``jnp``; the expected results a
 and elements. Every case gave another answer before (the jacfwd case raised).
 """
 
-import math
-
 import pytest
+from _cases import same_as_printed as same
 
 import gradmagic.jax as jax
 import gradmagic.jax.numpy as jnp
@@ -62,18 +61,6 @@ CASES = {  # name: (the case, what JAX 0.10.2 gave)
         [("float32", [-1.0, -1.0, 0.0, 1.0, 1.0]), ("float32", [0.0, 0.0, 1.0, 0.0, 0.0]),
          [("float32", [1.0, 0.0, 0.0, 0.0, 0.0]), ("float32", [0.0, 0.0, 0.0, 0.0, 5.0])]]),
 }
-
-
-def same(got, want):
-    """Equal, floats to float32's precision (NumPy's and XLA's float32 functions may differ
-    in the last place), NaN equal to NaN."""
-    if isinstance(want, (list, tuple)):
-        return isinstance(got, (list, tuple)) and len(got) == len(want) and all(
-            same(g, w) for g, w in zip(got, want))
-    if isinstance(want, float):
-        return isinstance(got, float) and (math.isnan(got) and math.isnan(want) or
-                                           math.isclose(got, want, rel_tol=3e-7, abs_tol=0))
-    return type(got) is type(want) and got == want
 
 
 @pytest.mark.parametrize("name", list(CASES))

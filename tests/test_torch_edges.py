@@ -10,10 +10,9 @@ result, pasted below). Before these, gradmagic gave a silent wrong answer for ev
 but the last group, which raised where PyTorch runs.
 """
 
-import math
-
 import numpy as np
 import pytest
+from _cases import same_as_printed as same
 
 import gradmagic.torch as torch
 
@@ -120,18 +119,6 @@ CASES = {  # name: (the case, what PyTorch 2.13.0 gave)
                              [[[False], [True]], [True, False], [[4.0, 3.0], [2.0, 1.0]], "float64", "float64",
                               [1, 2]]),
 }
-
-
-def same(got, want):
-    """Equal, floats to float32's precision (NumPy's and PyTorch's float32 functions may
-    differ in the last place) and NaN equal to NaN."""
-    if isinstance(want, (list, tuple)):
-        return isinstance(got, (list, tuple)) and len(got) == len(want) and all(
-            same(g, w) for g, w in zip(got, want))
-    if isinstance(want, float):
-        return isinstance(got, float) and (math.isnan(got) and math.isnan(want) or
-                                           math.isclose(got, want, rel_tol=3e-7, abs_tol=0))
-    return type(got) is type(want) and got == want
 
 
 @pytest.mark.parametrize("name", list(CASES))

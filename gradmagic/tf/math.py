@@ -161,9 +161,8 @@ def reduction(fn, tf_name):
             axes = tuple(axis) if isinstance(axis, (list, tuple)) else axis
             fill = EMPTY[tf_name](np.finfo(x.dtype) if x.dtype.kind == "f" else np.iinfo(x.dtype))
             xp = xp_of(x.value)
-            return Tensor(xp.max(x.value, axis=axes, keepdims=bool(keepdims), initial=fill)
-                          if tf_name != "reduce_min" else
-                          xp.min(x.value, axis=axes, keepdims=bool(keepdims), initial=fill))
+            extreme = xp.min if tf_name == "reduce_min" else xp.max
+            return Tensor(extreme(x.value, axis=axes, keepdims=bool(keepdims), initial=fill))
         return same_integers(fn(x, axis=axis, keepdims=bool(keepdims)), x)
     f.__name__ = f.__qualname__ = tf_name
     f.__doc__ = f"``tf.{tf_name}(input_tensor, axis=None, keepdims=False)``, on gradmagic's ``{fn.__name__}``."
