@@ -138,7 +138,35 @@ def guided_relu():  # guided backpropagation: only positive gradients through po
     return {}, grads(lambda x: np.sum(guided(x) * np.array([1.0, -2.0, 3.0, -1.0])), [0.5, 1.5, -1.0, 2.0])
 
 
+def straight_through_on_the_grid():  # round(0.5), round(2.5): the inputs sit on its steps
+    @gm.custom_gradient
+    def ste_round(x):
+        return np.round(x), lambda upstream: upstream * ((x >= 0) & (x <= 3))
+    return {}, grads(lambda x: np.sum(ste_round(x) * np.array([1.0, 2.0, 3.0, 4.0])),
+                     [-2.0, 0.5, 2.5, 3.4])
+
+
+def quantiser_on_its_grid():  # a 2-bit quantiser's steps, leaving the tape (np.floor)
+    @gm.custom_gradient
+    def quantise(x):
+        return np.floor(x.numpy() * 4) / 4, lambda upstream: upstream
+    return {}, grads(lambda x: np.sum(quantise(x) * np.arange(1.0, 21.0)), np.linspace(0, 4.75, 20))
+
+
+def gradient_normalisation():  # neural style transfer's normalize_gradients: u / |u|_1
+    @gm.custom_gradient
+    def normalize(x):
+        return x, lambda upstream: upstream / (np.sum(np.abs(upstream)) + 1e-8)
+    return {}, grads(lambda x: np.sum(normalize(x) ** 2), [1.0, -2.0, 3.0])
+
+
 INTENDED = {
+    "straight-through-on-the-grid": (straight_through_on_the_grid, "ste_round", "x",
+                                     "straight-through gradient"),  # (it was "wrong")
+    "quantiser-on-its-grid": (quantiser_on_its_grid, "quantise", "x",
+                              "straight-through gradient"),  # (it was "wrong")
+    "gradient-normalisation": (gradient_normalisation, "normalize", "x",
+                               "normalised gradient"),  # (it was "wrong")
     "clip-gradient-jax": (clip_gradient_jax, "clip_gradient", "x", "clipped gradient"),
     "clip-by-norm": (clip_by_norm, "clip_norm", "x", "clipped gradient"),
     "straight-through": (straight_through, "ste_round", "x", "straight-through gradient"),
@@ -314,7 +342,15 @@ def small_error_float64():  # 1e-4 relative, varying: not a kink, not a constant
     return {}, grads(lambda x: np.sum(square(x)), [1.0, 3.0])
 
 
+def wrong_beside_a_step():  # x + round(x) has derivative 1 off its steps (x = 0.5 is on one)
+    @gm.custom_gradient
+    def shift(x):
+        return x + np.round(x.numpy()), lambda upstream: upstream * 2
+    return {}, grads(lambda x: np.sum(shift(x)), [-0.4, 0.5, 1.2])
+
+
 WRONG = {
+    "wrong-beside-a-step": (wrong_beside_a_step, "shift", ["x"], "gives 2 times the derivative"),
     "swapped-variable-gradients": (swapped_variable_gradients, "affine",
                                    ["variable 'w1'", "variable 'w2'"], "are swapped"),
     "placeholder-variable-gradient": (placeholder_variable_gradient, "scale", ["variable 'w'"],

@@ -22,7 +22,7 @@ from .snapshot import code_of
 from .source import times_upstream
 
 MISTAKES = ("ignored", "wrong", "factor")
-INTENDED = ("zero", "clipped", "rectified", "scaled", "reversed")
+INTENDED = ("zero", "clipped", "rectified", "rescaled", "scaled", "reversed")
 STEP_OPS = ("round", "around", "rint", "floor", "ceil", "trunc", "sign", "heaviside",
             "stop_gradient", "greater", "less", "greater_equal", "less_equal")
 
@@ -242,6 +242,12 @@ def _intended(trace, rv, verdicts, ks):
             parts.append(f"a rectified gradient for {names[k]} (guided backpropagation's): "
                          f"{w['grad_fn']} gives the derivative of {f} for the positive part of its "
                          f"{w['upstream']}, and nothing for the negative part")
+        elif v.kind == "rescaled":
+            once, twice = (_val(trace, c) for c in v.factor)
+            parts.append(f"a normalised gradient for {names[k]}: {w['grad_fn']} gives the "
+                         f"derivative of {f} rescaled by a positive factor that depends on the "
+                         f"{w['upstream']} ({once} for this {w['upstream']}, {twice} for "
+                         f"{w['upstream']} × 2): its direction is the derivative's, its size is not")
         elif v.kind == "clipped":
             true = rv.true_gradient(k)
             parts.append(f"a clipped gradient for {names[k]}: for small values of {w['upstream']} "
