@@ -141,6 +141,51 @@ def test_nested_tapes_label_the_second_order_pass():
     assert "backward · second-order pass" in tr.to_text()
 
 
+def test_a_grad_fns_own_tape_walks_within_the_first_order_pass():
+    # grad_fn takes a derivative with a tape of its own: that walk is part of the first-order
+    # pass, and the pass over what it recorded is the second order (it was labelled third)
+    @tf.custom_gradient
+    def f(x):
+        def grad_fn(upstream):
+            with tf.GradientTape() as t:
+                t.watch(x)
+                y = tf.sin(x)
+            return upstream * t.gradient(y, x)
+        return tf.sin(x), grad_fn
+    x = tf.constant(np.float64(1.0))
+    with gm.trace() as tr:
+        with tf.GradientTape() as t2:
+            t2.watch(x)
+            with tf.GradientTape() as t1:
+                t1.watch(x)
+                y = f(x)
+            g = t1.gradient(y, x)
+        h = t2.gradient(g, x)
+    assert float(g) == np.cos(1.0) and float(h) == -np.sin(1.0)
+    assert [(r.node, r.level) for r in tr.backward] == [
+        ("sin", 1), ("f", 1), ("multiply", 2), ("multiply", 2), ("cos", 2)]
+    text = tr.to_text()
+    assert "third-order" not in text and text.count("backward · second-order pass") == 1
+
+
+def test_custom_jvp_grad_of_grad_is_a_second_order_pass():
+    import gradmagic.jax as jax
+
+    @jax.custom_jvp
+    def f(x):
+        return jax.numpy.sin(x)
+
+    @f.defjvp
+    def f_jvp(primals, tangents):
+        (x,), (t,) = primals, tangents
+        return f(x), jax.numpy.cos(x) * t
+    with gm.trace() as tr:
+        h = jax.grad(jax.grad(f))(1.0)
+    assert np.isclose(float(h), -np.sin(1.0))
+    assert sorted({r.level for r in tr.backward}) == [1, 2]
+    assert "third-order" not in tr.to_text()
+
+
 def test_single_persistent_tape_used_twice_labels_orders():
     x = gm.constant(np.float64(2.0))
     with gm.trace() as tr:

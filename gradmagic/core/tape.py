@@ -71,6 +71,7 @@ class GradientTape:
         self._level = 0  # the highest backward-pass order whose ops this tape recorded
         self._levels = {}  # id(output) -> the highest order of the passes it was computed in
         self._order = 0  # the order of the last backward pass over this tape
+        self._born = 0  # the order of the backward pass it was entered in (a rule's own tape)
 
     # -- recording --------------------------------------------------------------
     def __enter__(self):
@@ -78,6 +79,7 @@ class GradientTape:
             raise TapeReentryError("GradientTape.__enter__: Tape is still recording: this tape is "
                                    "already recording, and a tape cannot be re-entered (use one "
                                    "`with tape:` block, or a new tape)")
+        self._born = LEVEL.get()
         push(self)
         return self
 
@@ -229,8 +231,13 @@ class GradientTape:
             start = {}
             for t, s in zip(targets, seeds):
                 start[id(t)] = start[id(t)] + s if id(t) in start else s
-        # one more than the highest order of the ops the targets depend on
-        order = 1 + (max(self._levels.get(i, 0) for i in start) if self._level else 0)
+        # one more than the highest order of the ops the targets depend on; but a tape a
+        # rule entered within a pass (a grad_fn's own tape, custom_jvp's transposition), over
+        # that pass's ops only, walks as part of that pass: its ops are the pass's, and a
+        # pass over them is one order up, not two
+        deepest = max(self._levels.get(i, 0) for i in start) if self._level else 0
+        born = self._born
+        order = born if born and deepest <= born == LEVEL.get() else 1 + deepest
         if hooks is None:
             hooks = listeners()
         return self._walk(order, start, want, recording(), hooks,
