@@ -25,7 +25,7 @@ from .. import out_of_scope
 from ..core import ops
 from ..core.kinks import maximum_halves, minimum_halves
 from ..core.tensor import Tensor as CoreTensor
-from . import autograd, functions, linalg, nn, values, views
+from . import autograd, elementwise, functions, linalg, nn, products, reorder, values, views
 from .modes import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad,
                     set_grad_enabled)
 from .tensor import Tensor, make
@@ -36,6 +36,10 @@ from .values import (DEFAULT_GENERATOR, DEFAULTS, Device, Generator, Size, check
 
 install(Tensor)  # the methods methods.py adds (gather, topk, det ...)
 functions.install(Tensor)  # and functions.py (asin, atan2, lerp, diag ...)
+MORE = (products, reorder, elementwise)  # addmm ..., flips and splits ..., erfinv, kthvalue ...
+for _module in MORE:
+    for _name, _f in _module.METHODS.items():
+        setattr(Tensor, _name, _f)
 out_of_scope.install()  # `from gradmagic.<dialect> import <missing>` says what __getattr__ says
 
 # the PyTorch whose behaviour this follows (its tests compare with it), marked as gradmagic's,
@@ -274,6 +278,9 @@ _METHODS = ("exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "erf", "relu"
             "unbind", "is_floating_point")
 globals().update({name: _method(name) for name in _METHODS + tuple(functions.METHODS)
                   + tuple(functions.ALIASES)})
+for _module in MORE:
+    globals().update({name: _method(name) for name in _module.METHODS})
+    globals().update(_module.FUNCTIONS)
 absolute, negative, multiply, subtract, divide = abs, neg, mul, sub, div  # noqa: F821
 
 
@@ -328,5 +335,5 @@ def __getattr__(name):
 
 
 _INTERNAL = ("np", "ops", "CoreTensor", "out_of_scope", "DEFAULTS", "default_float", "missing",
-             "check_device", "install")
+             "check_device", "install", "MORE", "products", "reorder", "elementwise")
 __all__ = [k for k in list(globals()) if not k.startswith("_") and k not in _INTERNAL]
