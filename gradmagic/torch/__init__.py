@@ -23,14 +23,13 @@ import numpy as np
 
 from .. import out_of_scope
 from ..core import ops
-from ..core.kinks import maximum_halves, minimum_halves
 from ..core.tensor import Tensor as CoreTensor
 from . import autograd, elementwise, functions, linalg, nn, products, reorder, values, views
 from .modes import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad,
                     set_grad_enabled)
 from .tensor import Tensor, make
 from .anomaly import is_anomaly_enabled
-from .methods import dist, install
+from .methods import install, install_in_place
 from .values import (DEFAULT_GENERATOR, DEFAULTS, Device, Generator, Size, check_device, default_float,
                      generator_of, missing)
 
@@ -40,6 +39,7 @@ MORE = (products, reorder, elementwise)  # addmm ..., flips and splits ..., erfi
 for _module in MORE:
     for _name, _f in _module.METHODS.items():
         setattr(Tensor, _name, _f)
+install_in_place(Tensor)  # the in-place forms (acos_, lt_, addmm_ ...) of all of these
 out_of_scope.install()  # `from gradmagic.<dialect> import <missing>` says what __getattr__ says
 
 # the PyTorch whose behaviour this follows (its tests compare with it), marked as gradmagic's,
@@ -275,26 +275,16 @@ _METHODS = ("exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "erf", "relu"
             "all", "any", "eq", "ne", "lt", "le", "gt", "ge", "tan", "masked_fill",
             "index_select", "gather", "scatter_add", "scatter", "split", "chunk", "topk", "median", "det",
             "inverse", "tril", "triu", "roll", "nonzero", "floor", "ceil", "trunc", "round",
-            "unbind", "is_floating_point")
+            "unbind", "is_floating_point", "maximum", "minimum", "outer", "dist")
 globals().update({name: _method(name) for name in _METHODS + tuple(functions.METHODS)
                   + tuple(functions.ALIASES)})
 for _module in MORE:
     globals().update({name: _method(name) for name in _module.METHODS})
     globals().update(_module.FUNCTIONS)
-absolute, negative, multiply, subtract, divide = abs, neg, mul, sub, div  # noqa: F821
 
 
 def pow(input, exponent):  # noqa: A001
     return _t(input, exponent if isinstance(exponent, CoreTensor) else None) ** exponent
-
-
-def maximum(input, other):
-    """``torch.maximum``: half the gradient to each where the two are equal, as PyTorch's."""
-    return maximum_halves(_t(input), other)
-
-
-def minimum(input, other):
-    return minimum_halves(_t(input), other)
 
 
 def where(condition, input=None, other=None):
@@ -310,10 +300,6 @@ concat = concatenate = cat
 
 def stack(tensors, dim=0):
     return ops.stack([_t(t) for t in tensors], axis=dim)
-
-
-def outer(input, vec2):
-    return ops.outer(_t(input), vec2)
 
 
 def einsum(equation, *operands):
@@ -335,5 +321,5 @@ def __getattr__(name):
 
 
 _INTERNAL = ("np", "ops", "CoreTensor", "out_of_scope", "DEFAULTS", "default_float", "missing",
-             "check_device", "install", "MORE", "products", "reorder", "elementwise")
+             "check_device", "install", "install_in_place", "MORE", "products", "reorder", "elementwise")
 __all__ = [k for k in list(globals()) if not k.startswith("_") and k not in _INTERNAL]

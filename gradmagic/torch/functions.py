@@ -17,7 +17,7 @@ import numpy as np
 
 from ..core import ops, special
 from .graph import Tensor, as_tensor_of
-from .values import default_float, descending_order, dims, summand
+from .values import default_float, descending_order, dims, named, overload, summand
 
 SLOGDET = collections.namedtuple("slogdet", ["sign", "logabsdet"])  # torch.return_types.slogdet
 
@@ -29,8 +29,11 @@ def _floating(t):
 
 
 def _unary(name, fn):
+    label = LABELS.get(name)
+
     def method(self):
-        return fn(_floating(self))
+        out = fn(_floating(self))
+        return named(out, label) if label else out
     method.__name__ = method.__qualname__ = name
     method.__doc__ = f"``Tensor.{name}()``, elementwise."
     return method
@@ -50,6 +53,7 @@ UNARY = {"asin": np.arcsin, "acos": np.arccos, "atan": np.arctan, "sinh": np.sin
          "rad2deg": np.rad2deg, "sinc": np.sinc, "rsqrt": lambda x: 1 / np.sqrt(x),
          "frac": lambda x: x - np.trunc(x), "erfc": special.erfc,
          "lgamma": special.gammaln, "digamma": special.digamma}
+LABELS = {"rsqrt": "RsqrtBackward0", "frac": "FracBackward0", "digamma": "DigammaBackward0"}
 TESTS = {"isnan": np.isnan, "isinf": np.isinf, "isfinite": np.isfinite,
          "logical_not": np.logical_not}
 
@@ -69,15 +73,23 @@ def logaddexp(self, other):
 
 def remainder(self, other):
     """Python's ``%``: the sign of ``other`` (``fmod`` has ``input``'s)."""
-    return np.remainder(self, other)
+    return named(np.remainder(self, other), overload("Remainder", other))
 
 
 def fmod(self, other):
-    return np.fmod(self, other)
+    return named(np.fmod(self, other), overload("Fmod", other))
 
 
 def logical_and(self, other):
     return as_tensor_of(np.logical_and(self.value, getattr(other, "value", other)), self)
+
+
+def logical_or(self, other):
+    return as_tensor_of(np.logical_or(self.value, getattr(other, "value", other)), self)
+
+
+def logical_xor(self, other):
+    return as_tensor_of(np.logical_xor(self.value, getattr(other, "value", other)), self)
 
 
 def xlogy(self, other):
@@ -87,20 +99,21 @@ def xlogy(self, other):
     x = _floating(self)
     y = _floating(other) if isinstance(other, Tensor) else as_tensor_of(np.asarray(other, x.dtype), x)
     zero = (x == 0) & (y <= 0)  # a constant mask: log reads 1 there
-    return x * np.log(ops.where(zero, np.ones_like(y.value), y))
+    return named(x * np.log(ops.where(zero, np.ones_like(y.value), y)),
+                 "XlogyBackward0" if isinstance(other, Tensor) else "XlogyBackward2")
 
 
 def lerp(self, end, weight):
     """``input + weight * (end - input)``."""
-    return self + weight * (end - self)
+    return named(self + weight * (end - self), overload("Lerp", weight))
 
 
 def addcmul(self, tensor1, tensor2, *, value=1):
-    return self + value * tensor1 * tensor2
+    return named(self + value * tensor1 * tensor2, "AddcmulBackward0")
 
 
 def addcdiv(self, tensor1, tensor2, *, value=1):
-    return self + value * tensor1 / tensor2
+    return named(self + value * tensor1 / tensor2, "AddcdivBackward0")
 
 
 def broadcast_to(self, size):
@@ -167,7 +180,7 @@ def nanmean(self, dim=None, keepdim=False, *, dtype=None):
 
 
 def nan_to_num(self, nan=0.0, posinf=None, neginf=None):
-    return np.nan_to_num(self, nan=nan, posinf=posinf, neginf=neginf)
+    return named(np.nan_to_num(self, nan=nan, posinf=posinf, neginf=neginf), "NanToNumBackward0")
 
 
 def diff(self, n=1, dim=-1, prepend=None, append=None):
@@ -206,7 +219,7 @@ def logdet(self):
 
 def polygamma(self, n):
     """``Tensor.polygamma(n)``: the ``n``-th derivative of ``digamma``."""
-    return special.polygamma(n, _floating(self))
+    return named(special.polygamma(n, _floating(self)), "PolygammaBackward0")
 
 
 def polygamma_of(n, input):
@@ -221,14 +234,18 @@ def slogdet(self):
 
 METHODS = {**{name: _unary(name, fn) for name, fn in UNARY.items()},
            **{name: _test(name, fn) for name, fn in TESTS.items()},
-           **{f.__name__: f for f in (atan2, hypot, logaddexp, remainder, fmod, logical_and, xlogy,
+           **{f.__name__: f for f in (atan2, hypot, logaddexp, remainder, fmod, logical_and, logical_or,
+                                      logical_xor, xlogy,
                                       lerp, addcmul, addcdiv, broadcast_to, tile, diag, diagonal,
                                       trace, cumprod, argsort, swapaxes, narrow, select, inner,
                                       kron, nansum, nanmean, nan_to_num, diff, masked_select,
                                       repeat_interleave, cross, logdet, slogdet, polygamma)}}
 ALIASES = {"arcsin": "asin", "arccos": "acos", "arctan": "atan", "arcsinh": "asinh",
            "arccosh": "acosh", "arctanh": "atanh", "arctan2": "atan2", "true_divide": "div",
-           "swapdims": "swapaxes"}
+           "swapdims": "swapaxes", "multiply": "mul", "subtract": "sub", "divide": "div",
+           "negative": "neg", "absolute": "abs", "greater": "gt", "greater_equal": "ge",
+           "less": "lt", "less_equal": "le", "not_equal": "ne", "fix": "trunc",
+           "moveaxis": "movedim", "ger": "outer"}
 
 
 def meshgrid(*tensors, indexing=None):

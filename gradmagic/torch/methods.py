@@ -23,6 +23,7 @@ import numpy as np
 
 from .._backend import xp_of
 from ..core import layout, ops, statistics
+from ..core.kinks import maximum_halves, minimum_halves
 from ..core.tensor import Tensor as CoreTensor
 from .graph import as_tensor_of
 from .modes import GRAD
@@ -290,6 +291,19 @@ def inverse(self):
     return inv(self)
 
 
+def maximum(self, other):
+    """``torch.maximum``: half the gradient to each where the two are equal, as PyTorch's."""
+    return named(maximum_halves(self, other), "MaximumBackward0")
+
+
+def minimum(self, other):
+    return named(minimum_halves(self, other), "MinimumBackward0")
+
+
+def outer(self, vec2):
+    return ops.outer(self, vec2)
+
+
 def dist(input, other, p=2):  # noqa: A002
     """``torch.dist``: the ``p``-norm of ``input - other`` (broadcast); gradient 0 where they
     are equal, as PyTorch's."""
@@ -425,8 +439,30 @@ def _in_place_of(name):
     return method
 
 
-IN_PLACE = {f"{n}_": _in_place_of(n) for n in ("pow", "relu", "sigmoid", "exp", "log", "sqrt", "tanh",
-                                                "neg", "sin", "cos", "square", "reciprocal", "sign")}
+def _tested_in_place(name):
+    def method(self, *args, **kwargs):  # a test's bools in self's dtype, with gradient 0 (as
+        result = getattr(self, name)(*args, **kwargs)  # PyTorch's EqBackward0 ...), not the old
+        other = args[0] if args else None  # values' gradient passed through unchanged
+        label = f"{name.capitalize()}Backward{1 if isinstance(other, CoreTensor) else 0}"
+        return self.in_place(replaced(self, result.value.astype(self.value.dtype), label))
+    method.__name__ = method.__qualname__ = name + "_"
+    return method
+
+
+# PyTorch's in-place forms, each its method's result written into the tensor (the methods
+# come from here, functions.py, tensor.py and the modules in torch.MORE)
+IN_PLACE = ("pow", "relu", "sigmoid", "exp", "log", "sqrt", "tanh", "neg", "sin", "cos", "square",
+            "reciprocal", "sign", "acos", "acosh", "asin", "asinh", "atan", "atanh", "arccos",
+            "arccosh", "arcsin", "arcsinh", "arctan", "arctanh", "atan2", "arctan2", "cosh", "sinh",
+            "tan", "erf", "erfc", "erfinv", "exp2", "expm1", "log10", "log1p", "log2", "lgamma",
+            "digamma", "polygamma", "rsqrt", "sinc", "frac", "deg2rad", "rad2deg", "floor", "ceil",
+            "round", "trunc", "fix", "sgn", "clip", "clamp_min", "clamp_max", "cumsum", "cumprod",
+            "fmod", "remainder", "hypot", "lerp", "addcdiv", "addcmul", "nan_to_num", "xlogy",
+            "logit", "copysign", "heaviside", "ldexp", "true_divide", "multiply", "subtract",
+            "divide", "negative", "absolute", "tril", "triu", "scatter", "scatter_add",
+            "index_fill", "index_copy", "addmm", "addmv", "addr", "baddbmm", "addbmm", "renorm")
+TESTS = ("eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal", "less", "less_equal",
+         "not_equal", "logical_and", "logical_or", "logical_xor", "logical_not")
 
 
 def zero_(self):
@@ -457,13 +493,20 @@ METHODS = {f.__name__: f for f in (floor, ceil, trunc, round, zero_, fill_, tril
                                    tan, masked_fill, index_select, gather, scatter_add, scatter, repeat,
                                    split, chunk, topk, median, det, inverse, div, is_contiguous,
                                    is_floating_point, unbind, new_zeros, new_ones, new_full,
-                                   count_nonzero, movedim, where, unflatten, index_add)}
+                                   count_nonzero, movedim, where, unflatten, index_add, maximum,
+                                   minimum, outer, dist)}
 
 
 def install(cls):
-    """Attach ``METHODS`` to ``cls`` (``torch.Tensor``), and the in-place forms it lacks."""
+    """Attach ``METHODS`` to ``cls`` (``torch.Tensor``)."""
     for name, f in METHODS.items():
         setattr(cls, name, f)
-    for name, f in IN_PLACE.items():
-        if not hasattr(cls, name):
-            setattr(cls, name, f)
+
+
+def install_in_place(cls):
+    """Attach the in-place forms ``cls`` lacks of the methods it has (once every module has
+    installed its own)."""
+    for names, form in ((IN_PLACE, _in_place_of), (TESTS, _tested_in_place)):
+        for name in names:
+            if hasattr(cls, name) and not hasattr(cls, name + "_"):
+                setattr(cls, name + "_", form(name))

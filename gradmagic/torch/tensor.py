@@ -312,7 +312,9 @@ class Tensor(GraphTensor):
         return ops.sum(self * other)
 
     def clamp(self, min=None, max=None):  # noqa: A002  (PyTorch's names)
-        return ops.clip(self, min, max)
+        bound = max if min is None else min  # PyTorch's node for number bounds is the second
+        label = "ClampBackward0" if isinstance(bound, CoreTensor) else "ClampBackward1"
+        return named(ops.clip(self, min, max), label)
 
     clip = clamp
 

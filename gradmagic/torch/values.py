@@ -25,7 +25,10 @@ def missing(what):
 
 # the engine's op -> PyTorch's name for it, where the two differ
 PYTORCH_NAMES = {"multiply": "Mul", "subtract": "Sub", "divide": "Div", "true_divide": "Div",
-                 "power": "Pow", "negative": "Neg", "absolute": "Abs", "reshape": "View"}
+                 "power": "Pow", "negative": "Neg", "absolute": "Abs", "reshape": "View",
+                 "arccos": "Acos", "arcsin": "Asin", "arctan": "Atan", "arccosh": "Acosh",
+                 "arcsinh": "Asinh", "arctanh": "Atanh", "arctan2": "Atan2", "log1p": "Log1P",
+                 "deg2rad": "Deg2Rad", "rad2deg": "Rad2Deg"}
 
 
 def step_name(prim) -> str:
@@ -34,6 +37,12 @@ def step_name(prim) -> str:
         return f"{prim.name}Backward"
     name = PYTORCH_NAMES.get(prim.name) or "".join(p.capitalize() for p in prim.name.split("_"))
     return name + "Backward0"
+
+
+def overload(name, other):
+    """PyTorch's node name for an op whose ``other`` is a tensor (``FmodBackward1``) or a
+    number (``FmodBackward0``)."""
+    return f"{name}Backward{1 if hasattr(other, 'grad_fn') else 0}"
 
 
 def named(out, name):
