@@ -123,6 +123,8 @@ def dispatch_ufunc(ufunc, method, inputs, kwargs):
             "returns (y, grad_fn)")
     prim = ops.UFUNCS.get(ufunc)
     if prim is None:
+        if not _followed(inputs, kwargs):  # no gradient to lose: NumPy's own (np.left_shift)
+            return ops.nondiff(ufunc, inputs, kwargs)
         raise _no_rule(name)
     if kwargs:
         dtype = kwargs.pop("dtype", None)

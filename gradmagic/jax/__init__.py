@@ -20,7 +20,7 @@ numbers.
 """
 
 from .. import out_of_scope
-from . import lax, nn, numpy, random, scipy, test_util, tree, tree_util
+from . import debug, lax, nn, numpy, random, scipy, test_util, tree, tree_util
 from .array import Array, asarray, config
 from .custom import closure_convert, custom_jvp, custom_vjp
 from .platforms import default_backend, device_count, devices, local_device_count, local_devices
@@ -34,7 +34,14 @@ out_of_scope.install()  # `from gradmagic.<dialect> import <missing>` says what 
 __version__ = "0.10.2+gradmagic"
 
 
+jacobian = jacrev  # JAX's alias
+
+
 def device_get(x):
+    return x
+
+
+def device_put(x, device=None, *, src=None, donate=False, may_alias=None):
     return x
 
 
@@ -45,14 +52,15 @@ def block_until_ready(x):
 def __getattr__(name):
     raise AttributeError(
         f"gradmagic.jax.{name} does not exist: gradmagic.jax covers JAX's autodiff (grad, "
-        "value_and_grad, vjp, jvp, linearize, jacfwd, jacrev, hessian, vmap, jit, checkpoint, "
-        "custom_vjp, custom_jvp, closure_convert, lax, nn, random, scipy (special, stats.norm, "
+        "value_and_grad, vjp, jvp, linearize, jacfwd, jacrev (jacobian), hessian, vmap, jit, "
+        "checkpoint, custom_vjp, custom_jvp, closure_convert, debug.print, lax, nn, random, scipy (special, stats.norm, "
         "linalg), test_util, tree, tree_util, numpy); "
         "out of scope: "
         "pmap and sharding, real compilation, complex numbers")
 
 
-__all__ = ["grad", "value_and_grad", "vjp", "jvp", "linearize", "jacfwd", "jacrev", "hessian", "vmap",
+__all__ = ["grad", "value_and_grad", "vjp", "jvp", "linearize", "jacfwd", "jacrev", "jacobian", "hessian",
+           "vmap", "debug", "device_put",
            "jit", "checkpoint", "remat", "custom_vjp", "custom_jvp", "closure_convert", "lax", "nn", "numpy", "random", "scipy",
            "test_util", "tree", "tree_util", "Array",
            "asarray", "config", "device_get", "block_until_ready", "devices", "device_count",

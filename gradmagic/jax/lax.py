@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import builtins
+
 import numpy as np
 
 from ..core import ops, special
 from ..core.tensor import Tensor
 from .array import asarray, to_array
 from .control import cond, fori_loop, leaf, map, scan, switch, while_loop
+from .primitives import (FUNCTIONS, RoundingMethod, argmax, argmin, batch_matmul, broadcast,
+                         broadcast_in_dim, broadcasted_iota, concatenate, convert_element_type, div,
+                         dot, dot_general, expand_dims, floating, full, full_like, index_in_dim, iota,
+                         pad, rem, reshape, rev, round, slice, slice_in_dim, squeeze, top_k, transpose)
 from .tree_util import tree_map
 
 
@@ -17,50 +23,41 @@ def stop_gradient(x):
     return tree_map(lambda v: to_array(ops.stop_gradient(asarray(v))), x)
 
 
-def _floating(name, x, accepted="floating, complexfloating"):
-    """``x`` as an Array, refused as JAX's ``lax`` refuses it unless its dtype is floating."""
-    x = asarray(x)
-    if x.dtype.kind != "f":
-        raise TypeError(f"{name} does not accept dtype {x.dtype.name}. Accepted dtypes are "
-                        f"subtypes of {accepted}.")
-    return x
-
-
 def exp(x):
-    return ops.exp(_floating("exp", x))
+    return ops.exp(floating("exp", x))
 
 
 def log(x):
-    return ops.log(_floating("log", x))
+    return ops.log(floating("log", x))
 
 
 def erf(x):
     """The error function; its derivative is ``2 exp(-x^2) / sqrt(pi)``."""
-    return special.erf(_floating("erf", x, "floating"))
+    return special.erf(floating("erf", x, "floating"))
 
 
 def erfc(x):
     """``1 - erf(x)``, with its digits where ``erf`` is near 1."""
-    return special.erfc(_floating("erfc", x, "floating"))
+    return special.erfc(floating("erfc", x, "floating"))
 
 
 def lgamma(x):
     """``log |Gamma(x)|``; its derivative is ``digamma``."""
-    return special.gammaln(_floating("lgamma", x, "floating"))
+    return special.gammaln(floating("lgamma", x, "floating"))
 
 
 def digamma(x):
-    return special.digamma(_floating("digamma", x, "floating"))
+    return special.digamma(floating("digamma", x, "floating"))
 
 
 def rsqrt(x):
     """``1 / sqrt(x)``; its derivative is ``-0.5 x ** -1.5``."""
-    return ops.reciprocal(ops.sqrt(_floating("rsqrt", x)))
+    return ops.reciprocal(ops.sqrt(floating("rsqrt", x)))
 
 
 def pow(x, y):  # noqa: A001  (JAX's name)
     """``x ** y`` elementwise: ``x`` floating, ``y`` floating or integer."""
-    return ops.power(_floating("pow", x), asarray(y))
+    return ops.power(floating("pow", x), asarray(y))
 
 
 def integer_pow(x, y):
@@ -90,8 +87,8 @@ def _starts(name, operand, start_indices, sizes):
     out = []
     for s, dim, size in zip(starts, operand.shape, sizes):
         s = int(s)
-        s = min(max(s + dim if s < 0 else s, 0), dim - size)
-        out.append(slice(s, s + size))
+        s = builtins.min(builtins.max(s + dim if s < 0 else s, 0), dim - size)
+        out.append(builtins.slice(s, s + size))
     return tuple(out)
 
 
@@ -154,15 +151,24 @@ def clamp(min, x, max):  # noqa: A002  (JAX's names)
     return ops.where((x > lo) & (x < hi), x, ops.where((lo > x) & (lo < hi), lo, to_hi))
 
 
+globals().update(FUNCTIONS)  # add, mul, sin, reduce_sum, cumsum ... (primitives.py)
+
+
 def __getattr__(name):
     raise AttributeError(f"gradmagic.jax.lax.{name} does not exist: it maps stop_gradient, cond, "
                          "switch, select, while_loop, fori_loop, scan, map (run eagerly), "
                          "dynamic_slice, dynamic_update_slice and their _in_dim forms, "
-                         "dynamic_index_in_dim, clamp, exp, log, erf, lgamma, digamma, pow, "
-                         "integer_pow and rsqrt")
+                         "dynamic_index_in_dim, clamp, the elementwise primitives (add, mul, "
+                         "exp, sin, logistic, ...), the shape ones (reshape, broadcast_in_dim, "
+                         "pad, concatenate, slice, ...), dot_general, the reductions and the "
+                         "cumulative ones; not the collectives, convolutions, windows or sharding")
 
 
 __all__ = ["stop_gradient", "cond", "switch", "select", "while_loop", "fori_loop", "scan", "map",
            "dynamic_slice", "dynamic_update_slice", "dynamic_slice_in_dim",
            "dynamic_update_slice_in_dim", "dynamic_index_in_dim", "clamp", "exp", "log", "erf", "erfc",
-           "pow", "integer_pow", "rsqrt", "lgamma", "digamma"]
+           "pow", "integer_pow", "rsqrt", "lgamma", "digamma", "RoundingMethod", "argmax", "argmin",
+           "batch_matmul", "broadcast", "broadcast_in_dim", "broadcasted_iota", "concatenate",
+           "convert_element_type", "div", "dot", "dot_general", "expand_dims", "full", "full_like",
+           "index_in_dim", "iota", "pad", "rem", "reshape", "rev", "round", "slice", "slice_in_dim",
+           "squeeze", "top_k", "transpose", *FUNCTIONS]

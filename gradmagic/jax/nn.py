@@ -114,6 +114,77 @@ def hard_tanh(x):
     return ops.where(x > 1, 1.0, ops.where(x < -1, -1.0, x))
 
 
+@composite("relu6'(x + 3) / 6", elementwise=True)
+def hard_sigmoid(x):
+    return relu6(asarray(x) + 3.0) / 6.0
+
+
+@composite("hard_sigmoid(x) + x hard_sigmoid'(x)", elementwise=True)
+def hard_silu(x):
+    x = asarray(x)
+    return x * hard_sigmoid(x)
+
+
+hard_swish = hard_silu
+
+
+@composite("tanh(softplus(x)) + x sech^2(softplus(x)) sigmoid(x)", elementwise=True)
+def mish(x):
+    x = asarray(x)
+    return x * ops.tanh(ops.softplus(x))
+
+
+@composite("(1 + x / sqrt(x^2 + b)) / 2", elementwise=True)
+def squareplus(x, b=4):
+    x = asarray(x)
+    return (x + ops.sqrt(x * x + b)) / 2
+
+
+@composite("1 / expm1(x)", elementwise=True)
+def log1mexp(x):
+    """``log(1 - exp(-x))``, with its digits near 0 and far out (JAX's two branches)."""
+    x = asarray(x)
+    near = x < np.log(2.0)
+    return ops.where(near, ops.log(-ops.expm1(-ops.where(near, x, 1.0))),
+                     ops.log1p(-ops.exp(-ops.where(near, 1.0, x))))
+
+
+def glu(x, axis=-1):
+    """The first half along ``axis`` times the sigmoid of the second."""
+    x = asarray(x)
+    n = x.shape[axis]
+    if n % 2:
+        raise AssertionError("axis size must be divisible by 2")
+    a, b = ops.split(x, 2, axis=axis)
+    return a * ops.sigmoid(b)
+
+
+def logmeanexp(x, axis=None, where=None, keepdims=False):
+    """``log(mean(exp(x)))`` over ``axis``."""
+    x = asarray(x)
+    n = x.size if axis is None else int(np.prod([x.shape[a] for a in np.atleast_1d(axis)]))
+    return ops.logsumexp(x, axis=axis, keepdims=keepdims) - np.log(float(n))
+
+
+def standardize(x, axis=-1, mean=None, variance=None, epsilon=1e-5, where=None):
+    """``(x - mean) / sqrt(variance + epsilon)`` over ``axis``, the variance as JAX computes
+    it, ``mean(x^2) - mean(x)^2``."""
+    x = asarray(x)
+    if mean is None:
+        mean = ops.mean(x, axis=axis, keepdims=True)
+    if variance is None:
+        variance = ops.mean(x * x, axis=axis, keepdims=True) - mean * mean
+    return (x - mean) * ops.reciprocal(ops.sqrt(variance + epsilon))
+
+
+def identity(x):
+    return asarray(x)
+
+
+def tanh(x):
+    return ops.tanh(asarray(x))
+
+
 def one_hot(x, num_classes, *, dtype=np.float32, axis=-1):
     """Integer classes as one-hot rows (no gradient: classes are integers)."""
     classes = np.asarray(asarray(x).numpy())
@@ -123,7 +194,8 @@ def one_hot(x, num_classes, *, dtype=np.float32, axis=-1):
 
 NAMES = ("relu", "relu6", "leaky_relu", "elu", "celu", "selu", "silu", "swish", "gelu", "soft_sign",
          "log_sigmoid", "hard_tanh", "sigmoid", "softplus", "logsumexp", "softmax", "log_softmax",
-         "one_hot")
+         "one_hot", "hard_sigmoid", "hard_silu", "hard_swish", "mish", "squareplus", "log1mexp",
+         "glu", "logmeanexp", "standardize", "identity", "tanh")
 
 
 def __getattr__(name):

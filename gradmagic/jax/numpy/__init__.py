@@ -6,7 +6,9 @@ rule says so when it meets a traced value."""
 
 from __future__ import annotations
 
+import builtins
 import functools
+import sys
 
 import numpy as np
 
@@ -17,6 +19,7 @@ from . import linalg  # noqa: F401  (jnp.linalg)
 from ..array import Array, absolute, asarray, canonical, wrap
 
 ndarray = Array
+NAMESPACE = sys.modules[__name__]  # this module, for lax's primitives, made of many of its functions
 pi, e, inf, nan, newaxis = np.pi, np.e, np.inf, np.nan, None
 
 
@@ -200,6 +203,7 @@ def __getattr__(name):
                              "functions, and NumPy has none of that name")
     if callable(f) and not isinstance(f, type):
         run = _jnp(f)
-        globals()[name] = run  # looked up once
+        if not hasattr(builtins, name):  # looked up once; but jnp.max must not become this
+            globals()[name] = run  # module's own max (take's index % max(n, 1))
         return run
     return f
