@@ -190,3 +190,19 @@ def test_more_methods_as_pytorchs():
     assert same(x.grad.tolist(), [[5.246134281158447, 3.606776237487793, 4.0],
                                   [5.070651054382324, 4.0, 5.000740051269531]])
     assert list(x.movedim(0, 1).shape) == [3, 2] and list(x.reshape(6).unflatten(0, (2, -1)).shape) == [2, 3]
+
+
+def test_matrix_transposes_refuse_vectors_in_pytorchs_words():
+    # (x.mT of a vector raised a bare IndexError from inside the engine; mH and H were missing)
+    v, m, b = torch.zeros(3), torch.zeros(2, 3), torch.zeros(4, 2, 3)
+    for name, message in (("mT", "tensor.mT is only supported on matrices or batches of matrices. "
+                                 "Got 1-D tensor."),
+                          ("mH", "tensor.mH is only supported on matrices or batches of matrices. "
+                                 "Got 1-D tensor."),
+                          ("H", "tensor.H is only supported on matrices (2-D tensors). Got 1-D tensor.")):
+        with pytest.raises(RuntimeError) as e:
+            getattr(v, name)
+        assert str(e.value) == message
+    assert tuple(m.mH.shape) == tuple(m.H.shape) == (3, 2) and tuple(b.mH.shape) == (4, 3, 2)
+    with pytest.raises(RuntimeError, match="Got 3-D tensor"):
+        b.H

@@ -497,10 +497,24 @@ METHODS = {f.__name__: f for f in (floor, ceil, trunc, round, zero_, fill_, tril
                                    minimum, outer, dist)}
 
 
+def _matrices(name, transpose, least, most):
+    """``tensor.mT`` and kin (real tensors: ``mH`` and ``H`` are the transposes), refused on
+    a tensor with fewer dimensions, as PyTorch refuses it."""
+    def get(self):
+        if not least <= self.ndim <= most:
+            what = "matrices (2-D tensors)" if most == 2 else "matrices or batches of matrices"
+            raise RuntimeError(f"tensor.{name} is only supported on {what}. Got {self.ndim}-D tensor.")
+        return transpose(self)
+    return property(get, doc=f"``tensor.{name}``")
+
+
 def install(cls):
-    """Attach ``METHODS`` to ``cls`` (``torch.Tensor``)."""
+    """Attach ``METHODS`` to ``cls`` (``torch.Tensor``), and the matrix transposes."""
     for name, f in METHODS.items():
         setattr(cls, name, f)
+    mT = cls.mT.fget  # noqa: N806  (tensor.py's)
+    for name, most in (("mT", 99), ("mH", 99), ("H", 2)):
+        setattr(cls, name, _matrices(name, mT, 2, most))
 
 
 def install_in_place(cls):

@@ -256,7 +256,7 @@ class Tensor(GraphTensor):
         return self._view(ops.transpose, transposed())
 
     @property
-    def mT(self):  # noqa: N802
+    def mT(self):  # noqa: N802  (matrices: methods.py checks the rank first)
         return self._view(lambda base: ops.swapaxes(base, -1, -2), swapped(-1, -2))
 
     def transpose(self, dim0, dim1):
