@@ -206,3 +206,44 @@ def test_matrix_transposes_refuse_vectors_in_pytorchs_words():
     assert tuple(m.mH.shape) == tuple(m.H.shape) == (3, 2) and tuple(b.mH.shape) == (4, 3, 2)
     with pytest.raises(RuntimeError, match="Got 3-D tensor"):
         b.H
+
+
+class _Square(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x ** 2
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        x, = ctx.saved_tensors
+        return grad_output * 2 * x
+
+
+def test_an_old_style_function_call_gets_pytorchs_legacy_error():
+    # (Square()(x), as pre-1.3 tutorials wrote it, was "'Square' object is not callable")
+    with pytest.raises(RuntimeError, match="^Legacy autograd function with non-static forward method "
+                                           "is deprecated.*call _Square.apply"):
+        _Square()(torch.tensor([1.0], requires_grad=True))
+
+
+def test_grad_fn_saved_tensors_reads_what_forward_saved_until_backward_frees_it():
+    x = torch.tensor([3.0], requires_grad=True)
+    y = _Square.apply(x)
+    assert y.grad_fn.saved_tensors[0] is x
+    y.sum().backward()
+    with pytest.raises(RuntimeError, match="^Trying to backward through the graph a second time"):
+        y.grad_fn.saved_tensors
+
+
+def test_a_numpy_gradient_from_backward_is_pytorchs_runtime_error():
+    class Twice(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            return grad_output.numpy() * 2
+    with pytest.raises(RuntimeError, match=r"expected Variable or None \(got numpy.ndarray\)"):
+        Twice.apply(torch.tensor([1.0], requires_grad=True)).sum().backward()

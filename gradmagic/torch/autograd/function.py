@@ -220,8 +220,9 @@ class FunctionCall(CustomCall):
                                f"position {i + 1}, but the corresponding forward input was "
                                "not a Variable")
         if not isinstance(gr, CoreTensor):
-            raise TypeError(f"function {name} returned a gradient of type {type(gr).__name__} at "
-                            f"position {i + 1}; expected a Tensor or None")
+            raise RuntimeError(f"function {name} returned a gradient of type {type(gr).__name__} at "
+                               f"position {i + 1}: expected Variable or None (got "
+                               f"{type(gr).__module__.split('.')[0]}.{type(gr).__name__})")
         shape = tuple(a.value.shape)
         if tuple(gr.value.shape) != shape:
             if broadcast_axes(tuple(gr.value.shape), shape) is None:
@@ -272,6 +273,11 @@ class FunctionNode(Node):
 
     def free(self):
         self.freed = self.ctx.freed = True
+
+    @property
+    def saved_tensors(self):
+        """``y.grad_fn.saved_tensors``: what ``forward`` saved, as ``ctx.saved_tensors``."""
+        return self.ctx.saved_tensors
 
 
 def run_forward(cls, ctx, args, kwargs):
@@ -339,6 +345,13 @@ class Function(metaclass=FunctionMeta):
                                   "your custom autograd.Function to use it with backward mode AD.")
 
     vjp = backward
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError("Legacy autograd function with non-static forward method is deprecated. "
+                           "Please use new-style autograd function with static forward method. "
+                           "(Example: https://pytorch.org/docs/stable/autograd.html#torch.autograd.Function)"
+                           f" gradmagic.torch: call {type(self).__name__}.apply(...) instead of "
+                           f"{type(self).__name__}()(...)")
 
     @staticmethod
     def jvp(ctx, *grad_inputs):
