@@ -102,3 +102,31 @@ def test_norm_1_at_zero_uses_jaxs_abs():
     assert jax.grad(lambda x: jnp.linalg.norm(x, 1))(jnp.zeros(3)).tolist() == [1.0, 1.0, 1.0]
     assert jax.grad(lambda x: jnp.linalg.norm(x, -jnp.inf))(v).tolist() == [0.0, 0.0, 1.0, 0.0]
     assert jnp.linalg.norm(jnp.array([[1.0, -2.0], [0.0, 3.0]]), 1, axis=1).tolist() == [3.0, 3.0]
+
+
+def test_a_bwd_gradient_of_the_wrong_shape_is_named_in_jaxs_words():
+    # (it said "custom_gradient(k): grad_fn returned ...", TensorFlow's words)
+    @jax.custom_vjp
+    def k(x):
+        return x * 2
+
+    k.defvjp(lambda x: (x * 2, None), lambda res, g: (jnp.ones(3),))
+    with pytest.raises(ValueError, match=r"^custom_vjp\(k\): bwd returned a gradient of shape \(3,\) "
+                                         r"for input 0 \('x'\), whose shape is \(\)"):
+        jax.grad(k)(1.0)
+
+
+def test_a_jvp_rule_that_returns_three_values_gets_jaxs_type_error():
+    # (it was Python's "too many values to unpack")
+    @jax.custom_jvp
+    def p(x):
+        return jnp.sin(x)
+
+    @p.defjvp
+    def p_jvp(primals, tangents):
+        (x,), (t,) = primals, tangents
+        return jnp.sin(x), jnp.cos(x) * t, 3
+    with pytest.raises(TypeError, match="^Custom JVP rule p_jvp for function p must produce a pair "
+                                        r"\(list or tuple of length two\) representing primal and "
+                                        "tangent outputs, but got"):
+        jax.grad(p)(1.0)

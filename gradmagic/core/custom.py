@@ -238,6 +238,8 @@ def check_gradient(call: CustomCall, i: int, grad, record: bool):
             return gv
         return grad if isinstance(grad, Tensor) else Tensor(gv)
     raw = grad.value if isinstance(grad, Tensor) else grad
+    words = call.words  # custom_gradient(f): grad_fn ..., or custom_vjp(f): bwd ... in JAX's
+    who = f"{words['function'].split()[0]}({call.name}): {words['grad_fn']}"
     if not hasattr(raw, "dtype"):
         try:
             raw = (xp_of(xv) if hasattr(xv, "shape") else np).asarray(raw)
@@ -245,17 +247,17 @@ def check_gradient(call: CustomCall, i: int, grad, record: bool):
             raw = None
         if raw is None or raw.dtype == object or isinstance(grad, (str, bytes)):
             raise GradientTypeError(
-                f"custom_gradient({call.name}): grad_fn returned {_describe(grad)} for "
+                f"{who} returned {_describe(grad)} for "
                 f"{call.where(i)}; expected an array, a Tensor or None")
     xshape = tuple(getattr(x, "shape", ()))
     if tuple(raw.shape) != xshape:
         raise GradientValueError(
-            f"custom_gradient({call.name}): grad_fn returned a gradient of shape "
+            f"{who} returned a gradient of shape "
             f"{tuple(raw.shape)} for {call.where(i)}, whose shape is {xshape}; a gradient "
             f"must have its input's shape ({shape_fix(tuple(raw.shape), xshape)})")
     if kind(raw.dtype) not in "fc":
         raise GradientTypeError(
-            f"custom_gradient({call.name}): grad_fn returned a gradient of dtype {raw.dtype} "
+            f"{who} returned a gradient of dtype {raw.dtype} "
             f"for {call.where(i)}; gradients must be floating (return x.astype(float), or None "
             "for no gradient)")
     xdtype = getattr(x, "dtype", None)

@@ -330,9 +330,17 @@ class custom_jvp:  # noqa: N801  (JAX's name)
         return self.recorded(*args)
 
     def _rule(self, args, tangents):
+        """The JVP rule's ``(primal_out, tangent_out)``, or JAX's TypeError where it returns
+        something else."""
         nondiff = [args[i] for i in self.nondiff_argnums]
         primals = tuple(a for i, a in enumerate(args) if i not in self.nondiff_argnums)
-        return self.jvp(*nondiff, primals, tangents)
+        out = self.jvp(*nondiff, primals, tangents)
+        if not isinstance(out, (tuple, list)) or len(out) != 2:
+            rule, name = getattr(self.jvp, "__name__", "jvp"), getattr(self.fun, "__name__", "f")
+            raise TypeError(f"Custom JVP rule {rule} for function {name} must produce a pair (list "
+                            f"or tuple of length two) representing primal and tangent outputs, but "
+                            f"got {out!r}.")
+        return out
 
     def _body(self, *args):
         nondiff, name = self.nondiff_argnums, getattr(self.fun, "__name__", "f")
