@@ -279,7 +279,8 @@ _METHODS = ("exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "erf", "relu"
 globals().update({name: _method(name) for name in _METHODS + tuple(functions.METHODS)
                   + tuple(functions.ALIASES)})
 for _module in MORE:
-    globals().update({name: _method(name) for name in _module.METHODS})
+    globals().update({name: _method(name) for name in _module.METHODS
+                      if name not in getattr(_module, "TENSOR_ONLY", ())})
     globals().update(_module.FUNCTIONS)
 
 

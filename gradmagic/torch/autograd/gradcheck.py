@@ -50,8 +50,9 @@ def _numerical(func, inputs, k, eps):
             values.append([np.array(to_host(o.value), dtype=np.float64).reshape(-1)
                            for o in _outputs(func, args)])
         columns.append([(a - b) / (2 * eps) for a, b in zip(*values)])
-    return [np.array([c[j] for c in columns]).reshape(base.size, -1)
-            for j in range(len(columns[0]) if columns else 0)]
+    if not columns:  # an empty input: an empty Jacobian for each output
+        return [np.zeros((0, o.value.size)) for o in _outputs(func, inputs)]
+    return [np.array([c[j] for c in columns]).reshape(base.size, -1) for j in range(len(columns[0]))]
 
 
 def _analytical(outputs, inputs, wanted):

@@ -15,6 +15,16 @@ from ..graph import as_tensor_of
 from ..subgradients import vector_norm
 from ..values import DEFAULT_GENERATOR, named, type_name
 from .conv import conv1d, conv2d, conv_transpose1d, conv_transpose2d  # noqa: F401  (F's names)
+from .pooling import (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_max_pool1d,  # noqa: F401
+                      adaptive_max_pool2d, avg_pool1d, avg_pool2d, fold, lp_pool1d, lp_pool2d,
+                      max_pool1d, max_pool2d, pixel_shuffle, pixel_unshuffle, unfold)
+from .activations import (celu, celu_, elu_, glu, hardshrink, hardsigmoid, hardswish,  # noqa: F401
+                          hardtanh_, leaky_relu_, mish, prelu, relu_, rrelu, rrelu_, selu_, softmin,
+                          softshrink, tanhshrink, threshold, threshold_)
+from .losses import (cosine_embedding_loss, gaussian_nll_loss, hinge_embedding_loss, kl_div,  # noqa: F401
+                     margin_ranking_loss, multi_margin_loss, multilabel_soft_margin_loss, pairwise_distance,
+                     pdist, poisson_nll_loss, soft_margin_loss, triplet_margin_loss)
+from .normalization import batch_norm, group_norm, instance_norm, local_response_norm  # noqa: F401
 
 def _named(name):
     """The function's result has PyTorch's ``grad_fn`` name (``ReluBackward0``), where the
@@ -434,10 +444,20 @@ __all__ = ["linear", "relu", "sigmoid", "tanh", "softplus", "softmax", "log_soft
            "l1_loss", "smooth_l1_loss", "huber_loss", "binary_cross_entropy_with_logits",
            "binary_cross_entropy", "nll_loss", "cross_entropy", "normalize", "cosine_similarity",
            "one_hot", "embedding", "pad", "layer_norm", "dropout", "conv1d", "conv2d",
-           "conv_transpose1d", "conv_transpose2d"]
+           "conv_transpose1d", "conv_transpose2d", "max_pool1d", "max_pool2d", "avg_pool1d",
+           "avg_pool2d", "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_max_pool1d",
+           "adaptive_max_pool2d", "lp_pool1d", "lp_pool2d",
+           "batch_norm", "instance_norm", "group_norm", "local_response_norm",
+           "hardswish", "hardsigmoid", "mish", "softmin", "softshrink", "hardshrink", "tanhshrink",
+           "threshold", "threshold_", "celu", "celu_", "glu", "prelu", "rrelu", "rrelu_", "relu_",
+           "elu_", "selu_", "leaky_relu_", "hardtanh_",
+           "kl_div", "poisson_nll_loss", "gaussian_nll_loss", "margin_ranking_loss", "hinge_embedding_loss",
+           "soft_margin_loss", "cosine_embedding_loss", "triplet_margin_loss", "multilabel_soft_margin_loss",
+           "multi_margin_loss", "pairwise_distance", "pdist", "pixel_shuffle",
+           "pixel_unshuffle", "unfold", "fold"]
 
 
 def __getattr__(name):
     raise AttributeError(
         f"gradmagic.torch.nn.functional.{name} does not exist: it maps {', '.join(__all__)}; "
-        "pooling and batch normalization are out of scope")
+        "3-d pooling, max_unpool and fractional pooling are out of scope")

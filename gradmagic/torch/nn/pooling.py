@@ -1,0 +1,462 @@
+"""``torch.nn.functional``'s pooling and sliding windows: ``max_pool1d``/``2d``,
+``avg_pool1d``/``2d``, the adaptive ones, ``lp_pool1d``/``2d``, ``unfold``/``fold``
+(im2col) and ``pixel_shuffle``/``pixel_unshuffle``, made of the engine's ops so they
+differentiate to any order.
+
+A max pool picks, on the raw values (a constant: where the maximum is does not move
+under a small change), the index of each window's maximum, PyTorch's at ties (the first
+in the window, a NaN the last NaN), and gathers the input there: the gradient of each
+output goes to that element. An average pool sums the window's strided slices of the
+zero-padded input and divides by PyTorch's divisor; an adaptive average pool contracts
+each spatial axis with a matrix of window means. A 1-d pool is the 2-d one of height 1.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...core import contract, layout, ops, special
+from ..graph import as_tensor_of
+from ..values import named
+
+
+def _ints(fn, name, value, default=None, zero_ok=True):
+    """A 2-d pool's argument as two ints (PyTorch takes one int or a pair)."""
+    if value is None or (isinstance(value, (tuple, list)) and len(value) == 0 and default is not None):
+        return default
+    v = tuple(int(a) for a in value) if isinstance(value, (tuple, list)) else (int(value),)
+    if len(v) not in (1, 2):
+        omitted = "be omitted, " if default is not None else "be "
+        raise RuntimeError(f"{fn}: {name} must either {omitted}a single int, or a tuple of two ints")
+    return v * 2 if len(v) == 1 else v
+
+
+def _batched(x, message):
+    """``x`` with a batch axis, and whether it had one (an unbatched (C, H, W) is taken)."""
+    if x.ndim == 4:
+        return x, True
+    if x.ndim == 3:
+        return ops.expand_dims(x, 0), False
+    raise RuntimeError(message.format(shape=list(x.shape)))
+
+
+def _out_size(size, k, s, p, d, ceil_mode):
+    """PyTorch's ``pooling_output_shape``: a last window that would start in the right
+    padding is dropped."""
+    span = size + 2 * p - d * (k - 1) - 1 + (s - 1 if ceil_mode else 0)
+    out = span // s + 1
+    if ceil_mode and (out - 1) * s >= size + p:
+        out -= 1
+    return out
+
+
+def _geometry(x, k, s, p, d, ceil_mode):
+    """The output's (height, width), checked as PyTorch checks them."""
+    if s[0] == 0 or s[1] == 0:
+        raise RuntimeError("stride should not be zero")
+    if min(k) <= 0:
+        raise RuntimeError(f"kernel_size must be greater than zero, but got kH: {k[0]} kW: {k[1]}")
+    if min(d) <= 0:
+        raise RuntimeError(f"dilation should be greater than zero, but got dilationH: {d[0]} "
+                           f"dilationW: {d[1]}")
+    if min(p) < 0:
+        raise RuntimeError(f"pad must be non-negative, but got pad: {min(p)}")
+    for pa, kk, dd in zip(p, k, d):
+        if pa > (dd * (kk - 1) + 1) // 2:
+            raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={pa}, "
+                               f"kernel_size={kk} and dilation={dd}")
+    c, h, w = x.shape[1:]
+    ho, wo = (_out_size(n, *a, ceil_mode) for n, a in zip((h, w), zip(k, s, p, d)))
+    if ho < 1 or wo < 1:
+        raise RuntimeError(f"Given input size: ({c}x{h}x{w}). Calculated output size: ({c}x{ho}x{wo}). "
+                           "Output size is too small")
+    return ho, wo
+
+
+def _offsets(k, s, p, d, out):
+    """For each output position and kernel offset along one axis, the input position it
+    meets (it may lie in the padding: below 0 or past the end)."""
+    return np.arange(out)[:, None] * s - p + np.arange(k)[None, :] * d
+
+
+def _argmax_windows(v, rows, cols):
+    """Over windows of ``v`` ((n, c, h, w) raw values) whose rows and columns are given
+    per output position (``rows`` (ho, kh), ``cols`` (wo, kw)), the flat ``h * w`` index
+    of each maximum: PyTorch's (the first maximum in the window, a NaN the last NaN, and
+    the first element inside the input where every one is -inf)."""
+    h, w = v.shape[2:]
+    inside = ((rows >= 0) & (rows < h))[:, None, :, None] & ((cols >= 0) & (cols < w))[None, :, None, :]
+    flat = (np.clip(rows, 0, h - 1)[:, None, :, None] * w + np.clip(cols, 0, w - 1)[None, :, None, :])
+    ho, wo, kh, kw = inside.shape
+    inside, flat = inside.reshape(ho, wo, kh * kw), flat.reshape(ho, wo, kh * kw)
+    vals = v.reshape(v.shape[:2] + (h * w,))[:, :, flat]  # (n, c, ho, wo, k)
+    with np.errstate(invalid="ignore"):
+        key = np.where(inside, vals, -np.inf)
+        nan = np.isnan(key)
+        pick = np.argmax(key, axis=-1)
+        top = np.take_along_axis(key, pick[..., None], -1)[..., 0]
+        first_inside = np.broadcast_to(np.argmax(inside, axis=-1), pick.shape)
+        pick = np.where(top == -np.inf, first_inside, pick)
+        last_nan = nan.shape[-1] - 1 - np.argmax(nan[..., ::-1], axis=-1)
+        pick = np.where(nan.any(-1), last_nan, pick)
+    return np.take_along_axis(np.broadcast_to(flat, vals.shape), pick[..., None], -1)[..., 0]
+
+
+def _gathered(x, index):
+    """``x`` ((n, c, h, w)) at the flat spatial ``index`` ((n, c, ho, wo)), differentiably."""
+    n, c, h, w = x.shape
+    rows = np.arange(n)[:, None, None, None], np.arange(c)[None, :, None, None]
+    return ops.getitem(ops.reshape(x, (n, c, h * w)), rows + (index,))
+
+
+def _unbatched(out, batched):
+    return out if batched else ops.squeeze(out, 0)
+
+
+def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+               return_indices=False):
+    """Each window's maximum (the padding never wins); ``return_indices``: with the flat
+    ``h * w`` index of each in the input, as PyTorch's (int64)."""
+    fn = "max_pool2d"
+    k = _ints(fn, "kernel_size", kernel_size)
+    s = _ints(fn, "stride", stride, default=k)
+    p, d = _ints(fn, "padding", padding), _ints(fn, "dilation", dilation)
+    x, batched = _batched(input, "non-empty 3D or 4D (batch mode) tensor expected for input")
+    ho, wo = _geometry(x, k, s, p, d, ceil_mode)
+    index = _argmax_windows(np.asarray(x.numpy(force=True)), _offsets(k[0], s[0], p[0], d[0], ho),
+                            _offsets(k[1], s[1], p[1], d[1], wo))
+    out = named(_unbatched(_gathered(x, index), batched), "MaxPool2DWithIndicesBackward0")
+    if return_indices:
+        return out, _index_tensor(index if batched else index[0], input)
+    return out
+
+
+def _index_tensor(index, like):
+    """The int64 indices, a tensor without a graph."""
+    return as_tensor_of(np.ascontiguousarray(index, dtype=np.int64), like)
+
+
+def _as_2d(fn, input):
+    """A 1-d pool's (C, L) or (N, C, L) input as a 2-d pool's (C, 1, L) or (N, C, 1, L)."""
+    if input.ndim not in (2, 3):
+        raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.ndim}-dimensional tensor for "
+                           f"argument #1 'self' (while checking arguments for {fn})")
+    return ops.expand_dims(input, -2)
+
+
+def _one(fn, name, value, default=None):
+    if value is None or (isinstance(value, (tuple, list)) and len(value) == 0 and default is not None):
+        return default
+    v = tuple(value) if isinstance(value, (tuple, list)) else (value,)
+    if len(v) != 1:
+        raise RuntimeError(f"{fn}() {name} must be an int, list of ints or tuple of ints of size 1 "
+                           f"but got size {len(v)}")
+    return int(v[0])
+
+
+def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+               return_indices=False):
+    """``max_pool2d`` along the last axis."""
+    fn = "max_pool1d"
+    k = _one(fn, "kernel_size", kernel_size)
+    s = _one(fn, "stride", stride, default=k)
+    p, d = _one(fn, "padding", padding), _one(fn, "dilation", dilation)
+    if input.ndim not in (2, 3):
+        raise RuntimeError(f"max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim "
+                           f"batch size for input, but got:{list(input.shape)}")
+    if k <= 0:
+        raise RuntimeError(f"max_pool1d() kernel_size must be greater than zero, but got {k}")
+    if s <= 0:
+        raise RuntimeError(f"max_pool1d() stride must be greater than zero, but got {s}")
+    if p < 0:
+        raise RuntimeError(f"max_pool1d() padding must be non-negative, but got {p}")
+    if p > k // 2:
+        raise RuntimeError(f"max_pool1d() padding should be at most half of kernel size, but got "
+                           f"padding={p} and kernel_size={k}")
+    if d <= 0:
+        raise RuntimeError(f"max_pool1d() dilation must be greater than zero, but got {d}")
+    x = _as_2d(fn, input)
+    if _out_size(input.shape[-1], k, s, p, d, ceil_mode) < 1:
+        raise RuntimeError(f"max_pool1d() Invalid computed output size: "
+                           f"{_out_size(input.shape[-1], k, s, p, d, ceil_mode)}")
+    out = max_pool2d(x, (1, k), (1, s), (0, p), (1, d), ceil_mode, return_indices)
+    if return_indices:
+        return named(ops.squeeze(out[0], -2), "SqueezeBackward1"), out[1].squeeze(-2)
+    return named(ops.squeeze(out, -2), "SqueezeBackward1")
+
+
+def _window_sums(x, k, s, out):
+    """For each kernel offset, the strided slice of ``x`` it meets, summed."""
+    (kh, kw), (ho, wo) = k, out
+    total = None
+    for i in range(kh):
+        for j in range(kw):
+            part = ops.getitem(x, (slice(None), slice(None), slice(i, i + s[0] * (ho - 1) + 1, s[0]),
+                                   slice(j, j + s[1] * (wo - 1) + 1, s[1])))
+            total = part if total is None else total + part
+    return total
+
+
+def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+               divisor_override=None):
+    """Each window's mean: its sum over the window's size, within the padded input
+    (``count_include_pad``), within the input, or ``divisor_override``."""
+    fn = "avg_pool2d"
+    k = _ints(fn, "kernel_size", kernel_size)
+    s = _ints(fn, "stride", stride, default=k)
+    p = _ints(fn, "padding", padding)
+    x, batched = _batched(input, "Expected 3D or 4D (batch mode) tensor with optional 0 dim batch "
+                                 "size for input, but got:{shape}")
+    if divisor_override is not None and divisor_override == 0:
+        raise RuntimeError("divisor must be not zero")
+    ho, wo = _geometry(x, k, s, p, (1, 1), ceil_mode)
+    h, w = x.shape[2:]
+    # zero padding, and on the right as far as a ceil_mode window reaches
+    extra = [max(0, (o - 1) * st + kk - (n + 2 * pa)) for o, st, kk, n, pa in zip((ho, wo), s, k, (h, w), p)]
+    xp = layout.pad(x, ((0, 0), (0, 0), (p[0], p[0] + extra[0]), (p[1], p[1] + extra[1])))
+    total = _window_sums(xp, k, s, (ho, wo))
+    if divisor_override is not None:
+        divisor = np.asarray(float(divisor_override))
+    else:
+        sizes = []
+        for o, st, kk, n, pa in zip((ho, wo), s, k, (h, w), p):
+            start = np.arange(o) * st - pa
+            end = np.minimum(start + kk, n + pa)
+            if count_include_pad:
+                sizes.append(end - start)
+            else:
+                sizes.append(np.minimum(end, n) - np.maximum(start, 0))
+        divisor = sizes[0][:, None] * sizes[1][None, :]
+    out = total / divisor.astype(x.value.dtype)
+    return named(_unbatched(out, batched), "AvgPool2DBackward0")
+
+
+def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
+    """``avg_pool2d`` along the last axis."""
+    fn = "avg_pool1d"
+    k = _one(fn, "kernel_size", kernel_size)
+    s = _one(fn, "stride", stride, default=k)
+    p = _one(fn, "padding", padding)
+    x = _as_2d(fn, input)
+    out = avg_pool2d(x, (1, k), (1, s), (0, p), ceil_mode, count_include_pad)
+    return named(ops.squeeze(out, -2), "SqueezeBackward1")
+
+
+def _adaptive_sizes(fn, output_size, shape, n, full=None):
+    """The adaptive pool's output sizes (``None``: the input's), checked as PyTorch checks
+    them against ``full``, the (batched) input's shape."""
+    if full is not None:
+        empty = [i for i in range(1, len(full)) if full[i] == 0]
+        if empty:
+            raise RuntimeError(f"{fn}(): Expected input to have non-zero size for non-batch dimensions, "
+                               f"but input has sizes {list(full)} with dimension {empty[0]} being empty")
+    v = tuple(output_size) if isinstance(output_size, (tuple, list)) else (output_size,) * n
+    if len(v) != n:
+        if n == 1:
+            raise RuntimeError(f"{fn}() argument 'output_size' should contain one int (got {len(v)})")
+        internal = "(): internal error: output_size.size()" if "max" in fn else ": output_size"
+        raise RuntimeError(f"{fn}{internal} must be 2")
+    v = tuple(int(shape[i]) if o is None else int(o) for i, o in enumerate(v))
+    if min(v) < 0 and full is not None and "max" in fn:
+        raise RuntimeError(f"Trying to create tensor with negative dimension {min(v)}: "
+                           f"{list(full[:-2]) + list(v)}")
+    if min(v) < 0:
+        raise RuntimeError(f"{fn}: elements of output_size must be greater than or equal to 0 but "
+                           f"received {{{', '.join(map(str, v))}}}")
+    return v
+
+
+def _bounds(size, out):
+    """PyTorch's adaptive windows along one axis: ``[floor(i L / o), ceil((i + 1) L / o))``."""
+    i = np.arange(out)
+    return (i * size) // out, -((-(i + 1) * size) // out)
+
+
+def _adaptive_offsets(size, out):
+    """The adaptive windows along one axis as positions per output (out, widest window),
+    a narrower window's spare places -1 (outside the input: they never win)."""
+    start, end = _bounds(size, out)
+    pos = start[:, None] + np.arange(int((end - start).max(initial=1)))[None, :]
+    return np.where(pos < end[:, None], pos, -1)
+
+
+def _means(size, out, dtype):
+    """The (out, size) matrix whose rows average the adaptive windows."""
+    start, end = _bounds(size, out)
+    at = np.arange(size)[None, :]
+    inside = (at >= start[:, None]) & (at < end[:, None])
+    return (inside / np.maximum(end - start, 1)[:, None]).astype(dtype)
+
+
+def adaptive_avg_pool2d(input, output_size):
+    """The mean over each of ``output_size`` windows that tile the input (PyTorch's
+    bounds: they may overlap by one)."""
+    fn = "adaptive_avg_pool2d"
+    x, batched = _batched(input, fn + "(): Expected 3D or 4D tensor, but got {shape}")
+    ho, wo = _adaptive_sizes(fn, output_size, x.shape[2:], 2, tuple(input.shape))
+    h, w = x.shape[2:]
+    dtype = x.value.dtype
+    out = contract.einsum("nchw,ih,jw->ncij", x, _means(h, ho, dtype), _means(w, wo, dtype))
+    return named(_unbatched(out, batched), "AdaptiveAvgPool2DBackward0")
+
+
+def adaptive_avg_pool1d(input, output_size):
+    """``adaptive_avg_pool2d`` along the last axis."""
+    o = _adaptive_sizes("adaptive_avg_pool1d", output_size, input.shape[-1:], 1)[0]
+    out = adaptive_avg_pool2d(_as_2d("adaptive_avg_pool1d", input), (1, o))
+    return named(ops.squeeze(out, -2), "SqueezeBackward1")
+
+
+def adaptive_max_pool2d(input, output_size, return_indices=False):
+    """The maximum over each adaptive window (bounds as ``adaptive_avg_pool2d``'s), its
+    gradient to that element; ``return_indices``: with their flat ``h * w`` indices."""
+    fn = "adaptive_max_pool2d"
+    x, batched = _batched(input, fn + "(): Expected 3D or 4D tensor, but got: {shape}")
+    ho, wo = _adaptive_sizes(fn, output_size, x.shape[2:], 2, tuple(input.shape))
+    h, w = x.shape[2:]
+    index = _argmax_windows(np.asarray(x.numpy(force=True)), _adaptive_offsets(h, ho),
+                            _adaptive_offsets(w, wo))
+    out = named(_unbatched(_gathered(x, index), batched), "AdaptiveMaxPool2DBackward0")
+    if return_indices:
+        return out, _index_tensor(index if batched else index[0], input)
+    return out
+
+
+def adaptive_max_pool1d(input, output_size, return_indices=False):
+    """``adaptive_max_pool2d`` along the last axis."""
+    o = _adaptive_sizes("adaptive_max_pool1d", output_size, input.shape[-1:], 1)[0]
+    out = adaptive_max_pool2d(_as_2d("adaptive_max_pool1d", input), (1, o), return_indices)
+    if return_indices:
+        return named(ops.squeeze(out[0], -2), "SqueezeBackward1"), out[1].squeeze(-2)
+    return named(ops.squeeze(out, -2), "SqueezeBackward1")
+
+
+def _lp(pooled, p, window):
+    """PyTorch's ``(sign(s) relu(|s|) * window) ** (1 / p)`` of the mean ``s`` of ``x ** p``."""
+    return named(ops.power(ops.sign(pooled) * special.relu(ops.absolute(pooled)) * window,
+                           1.0 / p), "PowBackward0")
+
+
+def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    """``(sum over the window of x ** p) ** (1 / p)``."""
+    k = _ints("lp_pool2d", "kernel_size", kernel_size)
+    pooled = avg_pool2d(ops.power(input, norm_type), k, stride, 0, ceil_mode)
+    return _lp(pooled, norm_type, k[0] * k[1])
+
+
+def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
+    """``lp_pool2d`` along the last axis."""
+    pooled = avg_pool1d(ops.power(input, norm_type), kernel_size, stride, 0, ceil_mode)
+    return _lp(pooled, norm_type, int(kernel_size))
+
+
+def _pixel_checks(fn, input, r, what):
+    if input.ndim < 3:
+        raise RuntimeError(f"{fn} expects input to have at least 3 dimensions, but got input with "
+                           f"{input.ndim} dimension(s)")
+    if r <= 0:
+        raise RuntimeError(f"{fn} expects a positive {what}, but got {r}")
+
+
+def pixel_shuffle(input, upscale_factor):
+    """(*, C r^2, H, W) to (*, C, H r, W r): each group of ``r^2`` channels spread over an
+    ``r`` by ``r`` block."""
+    r = int(upscale_factor)
+    _pixel_checks("pixel_shuffle", input, r, "upscale_factor")
+    *lead, c, h, w = input.shape
+    if c % (r * r):
+        raise RuntimeError(f"pixel_shuffle expects its input's 'channel' dimension to be divisible by "
+                           f"the square of upscale_factor, but input.size(-3)={c} is not divisible by {r * r}")
+    n = len(lead)
+    x = ops.reshape(input, tuple(lead) + (c // (r * r), r, r, h, w))
+    x = ops.transpose(x, tuple(range(n)) + (n, n + 3, n + 1, n + 4, n + 2))
+    return named(ops.reshape(x, tuple(lead) + (c // (r * r), h * r, w * r)), "PixelShuffleBackward0")
+
+
+def pixel_unshuffle(input, downscale_factor):
+    """``pixel_shuffle``'s inverse: (*, C, H r, W r) to (*, C r^2, H, W)."""
+    r = int(downscale_factor)
+    _pixel_checks("pixel_unshuffle", input, r, "downscale_factor")
+    *lead, c, h, w = input.shape
+    for name, size, k in (("height", h, -2), ("width", w, -1)):
+        if size % r:
+            raise RuntimeError(f"pixel_unshuffle expects {name} to be divisible by downscale_factor, but "
+                               f"input.size({k})={size} is not divisible by {r}")
+    n = len(lead)
+    x = ops.reshape(input, tuple(lead) + (c, h // r, r, w // r, r))
+    x = ops.transpose(x, tuple(range(n)) + (n, n + 2, n + 4, n + 1, n + 3))
+    return named(ops.reshape(x, tuple(lead) + (c * r * r, h // r, w // r)), "PixelUnshuffleBackward0")
+
+
+def _im2col_args(kernel_size, dilation, padding, stride):
+    k, d = _ints("unfold", "kernel_size", kernel_size), _ints("unfold", "dilation", dilation)
+    p, s = _ints("unfold", "padding", padding), _ints("unfold", "stride", stride)
+    for what, v, a, b in (("kernel size", k, "kernel", "zero"), ("stride", s, "stride", "zero"),
+                          ("dilation", d, "dilation", "zero")):
+        if min(v) <= 0:
+            raise RuntimeError(f"{what} should be greater than {b}, but got {a}_height: {v[0]} "
+                               f"{a}_width: {v[1]}")
+    if min(p) < 0:
+        raise RuntimeError(f"padding should be non-negative, but got pad_height: {p[0]} pad_width: {p[1]}")
+    return k, d, p, s
+
+
+def _blocks(size, k, d, p, s):
+    return tuple((n + 2 * pa - dd * (kk - 1) - 1) // st + 1 for n, kk, dd, pa, st in zip(size, k, d, p, s))
+
+
+def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
+    """im2col: each sliding block of (N, C, H, W) as a column, (N, C kh kw, L), the rows
+    channel by channel, each in the kernel's row-major order."""
+    if input.ndim not in (3, 4):
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-input.ndim}, "
+                         f"{input.ndim - 1}], but got {input.ndim})")
+    k, d, p, s = _im2col_args(kernel_size, dilation, padding, stride)
+    x, batched = _batched(input, "")
+    n, c, h, w = x.shape
+    ho, wo = _blocks((h, w), k, d, p, s)
+    if ho < 1 or wo < 1:
+        raise RuntimeError(f"Given input with spatial size ({h}, {w}), kernel_size=({k[0]}, {k[1]}), "
+                           f"dilation=({d[0]}, {d[1]}), padding=({p[0]}, {p[1]}), calculated shape of the "
+                           f"array of sliding blocks as ({ho}, {wo}), but its components must be at least one.")
+    x = layout.pad(x, ((0, 0), (0, 0), (p[0], p[0]), (p[1], p[1])))
+    windows = [ops.getitem(x, (slice(None), slice(None), slice(i * d[0], i * d[0] + s[0] * (ho - 1) + 1, s[0]),
+                               slice(j * d[1], j * d[1] + s[1] * (wo - 1) + 1, s[1])))
+               for i in range(k[0]) for j in range(k[1])]
+    out = ops.reshape(ops.stack(windows, axis=2), (n, c * k[0] * k[1], ho * wo))
+    return named(_unbatched(out, batched), "Im2ColBackward0")
+
+
+def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
+    """col2im, ``unfold``'s adjoint: the columns (N, C kh kw, L) added back into (N, C, H,
+    W) where their blocks lie (overlaps summed)."""
+    if input.ndim not in (2, 3) or 0 in tuple(input.shape)[1:]:
+        raise RuntimeError(f"Expected 2D or 3D (batch mode) tensor for input with possibly 0 batch size "
+                           f"and non-zero dimensions for input, but got: {list(input.shape)}")
+    size = _ints("fold", "output_size", output_size)
+    k, d, p, s = _im2col_args(kernel_size, dilation, padding, stride)
+    x = input if input.ndim == 3 else ops.expand_dims(input, 0)
+    n, ck, length = x.shape
+    if ck % (k[0] * k[1]):
+        raise RuntimeError(f"Expected size of input's dimension 1 to be divisible by the product of "
+                           f"kernel_size, but got input.size(1)={ck} and kernel_size=({k[0]}, {k[1]}).")
+    ho, wo = _blocks(size, k, d, p, s)
+    if ho * wo != length or ho < 1 or wo < 1:
+        raise RuntimeError(f"Given output_size=({size[0]}, {size[1]}), kernel_size=({k[0]}, {k[1]}), "
+                           f"dilation=({d[0]}, {d[1]}), padding=({p[0]}, {p[1]}), stride=({s[0]}, {s[1]}), "
+                           f"expected size of input's dimension 2 to match the calculated number of sliding "
+                           f"blocks {max(ho, 0)} * {max(wo, 0)} = {max(ho, 0) * max(wo, 0)}, but got "
+                           f"input.size(2)={length}.")
+    hp, wp = size[0] + 2 * p[0], size[1] + 2 * p[1]
+    rows = (np.arange(k[0]) * d[0])[:, None, None, None] + (np.arange(ho) * s[0])[None, None, :, None]
+    cols = (np.arange(k[1]) * d[1])[None, :, None, None] + (np.arange(wo) * s[1])[None, None, None, :]
+    at = (rows * wp + cols).reshape(-1)  # each (kernel offset, block) -> its place, flat
+    c = ck // (k[0] * k[1])
+    spread = ops.scatter_add(ops.reshape(x, (n, c, -1)), (n, c, hp * wp), (slice(None), slice(None), at))
+    out = ops.getitem(ops.reshape(spread, (n, c, hp, wp)),
+                      (slice(None), slice(None), slice(p[0], p[0] + size[0]), slice(p[1], p[1] + size[1])))
+    return named(out if input.ndim == 3 else ops.squeeze(out, 0), "Col2ImBackward0")
+
+
+__all__ = ["pixel_shuffle", "pixel_unshuffle", "unfold", "fold", "max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d", "adaptive_avg_pool1d",
+           "adaptive_avg_pool2d", "adaptive_max_pool1d", "adaptive_max_pool2d", "lp_pool1d", "lp_pool2d"]
