@@ -395,3 +395,21 @@ def test_looking_up_jnp_max_does_not_change_jnp_take():
     jnp.max(jnp.array([1.0])), jnp.any(jnp.array([True]))
     a = jnp.array([1.0, 2.0, 3.0])
     assert jnp.take(a, jnp.array([5, -1, 1]), mode="wrap").tolist() == [3.0, 3.0, 2.0]
+
+
+def test_scipy_special_ndtr_erfinv_and_ndtri_as_jax():
+    # JAX 0.10.2 printed these (float32); ndtr(-10) was 0 before (1 + erf(x / sqrt(2))) / 2
+    import gradmagic.jax.scipy.special as sp
+    x, p = jnp.array([-10.0, -1.0, 0.5, 3.0]), jnp.array([0.01, 0.3, 0.5, 0.99])
+    got = [sp.ndtr(x).tolist(), gjax.grad(lambda v: sp.ndtr(v).sum())(x).tolist(),
+           sp.erfinv(p).tolist(), gjax.grad(lambda v: sp.erfinv(v).sum())(p).tolist(),
+           sp.ndtri(p).tolist(), gjax.grad(lambda v: sp.ndtri(v).sum())(p).tolist(),
+           gjax.lax.erf_inv(p).tolist()]
+    assert same(got, [
+        [7.619852819271277e-24, 0.15865527093410492, 0.6914624571800232, 0.998650074005127],
+        [7.694598494446235e-23, 0.2419707477092743, 0.3520653247833252, 0.004431850742548704],
+        [0.008862501010298729, 0.27246275544166565, 0.4769362807273865, 1.821386694908142],
+        [0.8862965703010559, 0.9545204043388367, 1.1125849485397339, 24.450908660888672],
+        [-2.326347827911377, -0.5244004726409912, 0.0, 2.326348304748535],
+        [37.52043151855469, 2.876103639602661, 2.5066282749176025, 37.52046585083008],
+        [0.008862501010298729, 0.27246275544166565, 0.4769362807273865, 1.821386694908142]])

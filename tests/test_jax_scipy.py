@@ -197,7 +197,7 @@ def test_logsumexp_takes_signed_weights_and_returns_the_sign():
 
 def test_what_jax_scipy_leaves_out_says_what_it_maps():
     with pytest.raises(AttributeError, match=r"gradmagic.jax.scipy.special.betaln does not exist: it "
-                                             r"maps logsumexp, expit, logit, erf, erfc, ndtr, xlogy, xlog1py, "
+                                             r"maps logsumexp, expit, logit, erf, erfc, erfinv, ndtr, ndtri, xlogy, xlog1py, "
                                              r"gammaln, digamma, polygamma"):
         jax.scipy.special.betaln
     with pytest.raises(AttributeError, match=r"gradmagic.jax.scipy.linalg.expm does not exist: it maps cholesky"):

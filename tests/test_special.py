@@ -160,3 +160,49 @@ def test_erfc_keeps_its_digits_far_out():
     np.testing.assert_allclose(tape.gradient(y, x).value, -2 / math.sqrt(math.pi) * np.exp(-xs ** 2))
     assert gm.check_grad(special.erfc, [np.array([0.3, -1.2, 2.0])], order=2)
     assert special.erfc(gm.constant(np.float32(5.0))).value.dtype == np.float32
+
+
+# -- erfinv and ndtri -------------------------------------------------------------------------
+def test_erfinv_inverts_erf_to_float64_accuracy_into_the_tails():
+    x = np.concatenate([np.linspace(-0.999999, 0.999999, 801), [1e-300, -1e-12, 0.5, 1 - 1e-15]])
+    y = special.erfinv(x)
+    assert np.all(np.abs(np.array([math.erf(v) for v in y]) - x) <= 3e-16 * np.maximum(np.abs(x), 1e-300))
+    # near 1 erf has no digits left: erfc, the complement, is what erfinv must invert there
+    tail = np.array([1 - 1e-10, 1 - 1e-15])
+    assert np.allclose([math.erfc(v) for v in special.erfinv(tail)], 1 - tail, rtol=1e-6)
+    out = special.erfinv(np.array([1.0, -1.0, 1.5, np.nan]))
+    assert out[0] == np.inf and out[1] == -np.inf and np.isnan(out[2:]).all()
+
+
+@pytest.mark.parametrize("p", [1e-300, 1e-100, 1e-38, 1e-20, 1e-10, 0.01, 0.3, 0.5, 0.8, 1 - 1e-12])
+def test_ndtri_inverts_the_normal_distribution_far_into_both_tails(p):
+    # (sqrt(2) erfinv(2 p - 1) is -inf for every p below 6e-17: 2 p - 1 is -1 in float64)
+    y = float(special.ndtri(np.float64(p)))
+    assert math.isclose(math.erfc(-y / math.sqrt(2)) / 2, p, rel_tol=1e-12 if p > 1e-200 else 1e-11)
+
+
+@pytest.mark.parametrize("f, x, slope", [
+    (special.erfinv, [-0.9, -0.3, 0.0, 0.6, 0.97], lambda y: math.sqrt(math.pi) / 2 * np.exp(y * y)),
+    (special.ndtri, [0.02, 0.3, 0.5, 0.9, 0.999], lambda y: math.sqrt(2 * math.pi) * np.exp(y * y / 2))])
+def test_erfinv_and_ndtri_derivatives_to_second_order(f, x, slope):
+    # the closed forms (an inverse's derivative is 1 / f'(y); then y'' = 2 y y'^2 for erfinv,
+    # y y'^2 for ndtri), and central differences for the first
+    x = np.array(x)
+    t = gm.constant(x)
+    with gm.GradientTape() as outer:
+        outer.watch(t)
+        with gm.GradientTape() as inner:
+            inner.watch(t)
+            y = f(t)
+        g = inner.gradient(y, t)
+    gg = outer.gradient(g, t)
+    y, d1 = y.numpy(), slope(y.numpy())
+    np.testing.assert_allclose(g.numpy(), d1, rtol=1e-13)
+    np.testing.assert_allclose(gg.numpy(), (2 if f is special.erfinv else 1) * y * d1 * d1, rtol=1e-12, atol=1e-12)
+    h = 1e-6
+    np.testing.assert_allclose(g.numpy(), (f(x + h) - f(x - h)) / (2 * h), rtol=1e-5)
+
+
+def test_erfinv_keeps_float32():
+    assert special.erfinv(np.array([0.5], np.float32)).dtype == np.float32
+    assert special.ndtri(gm.constant(np.array([0.5, 0.9], np.float32))).dtype == np.float32

@@ -1,7 +1,7 @@
 """``np.sinc`` on Tensors: ``sin(pi x) / (pi x)``, 1 at 0, with every derivative right
 there too; ``softmax`` and ``log_softmax``, which every dialect's namespace maps, and the
 constants and formulas of the activations they share (``selu``'s, ``gelu``'s two forms),
-and ``erf`` and ``erfc``, which NumPy lacks and the exact ``gelu`` needs, and SciPy's ``xlogy``,
+and ``erf``, ``erfc`` and ``erfinv``, which NumPy lacks and the exact ``gelu`` needs, and SciPy's ``xlogy``,
 ``xlog1py``, ``gammaln`` (``lgamma``) and ``polygamma`` (``digamma`` its order 0).
 
 ``sin(y) / y`` differentiated as written has ``0 / 0`` at 0, and a ``where`` that picks
@@ -143,6 +143,97 @@ def erfc(x):
     """``1 - erf(x)``, computed as itself (Python's ``math.erfc``), so that it keeps its
     digits where ``erf`` is near 1; derivative ``-2 exp(-x^2) / sqrt(pi)``."""
     return apply(ERFC, x)
+
+
+# -- erfinv: Giles' approximation, refined to float64 ----------------------------------------
+_ROOT_PI_2 = math.sqrt(math.pi) / 2
+_GILES_CENTRAL = (2.81022636e-08, 3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087,
+                  -0.00125372503, -0.00417768164, 0.246640727, 1.50140941)
+_GILES_TAIL = (-0.000200214257, 0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773,
+               -0.0076224613, 0.00943887047, 1.00167406, 2.83297682)
+
+
+def _horner(coefficients, w):
+    p = np.full_like(w, coefficients[0])
+    for c in coefficients[1:]:
+        p = c + p * w
+    return p
+
+
+def _erfinv_float64(x, rest=None):
+    """The inverse error function of float64 array ``x``: Giles' single-precision
+    approximation, then Halley's steps on ``erf`` (Newton's on ``log(erfc)`` for ``|x| > 1/2``),
+    to float64 accuracy; ``+-inf`` at ``+-1``, NaN outside. ``rest`` is ``1 - |x|`` where the
+    caller has it with more digits than ``x`` (``ndtri``'s ``2 p`` for a tiny ``p``)."""
+    a = np.abs(x)
+    with np.errstate(all="ignore"):
+        rest = 1 - a if rest is None else rest
+        w = -np.log(rest * (2 - rest))
+        y = a * np.where(w < 5, _horner(_GILES_CENTRAL, w - 2.5), _horner(_GILES_TAIL, np.sqrt(w) - 3))
+        far = -np.log(rest)  # beyond Giles' range (1 - |x| < 1e-16): erfc(y) ~ exp(-y^2) / (y sqrt(pi))
+        y = np.where(w < 36, y, np.sqrt(far - np.log(np.pi * far) / 2))
+        inside = rest > 0
+        y = np.where(inside, y, 0.0)
+        tail = a > 0.5
+        for _ in range(6):
+            # the centre: Halley's steps on erf(y) = |x| (f'' = -2y f'); the tails: Newton's on
+            # log(erfc(y)) = log(1 - |x|), nearly a parabola, with erfc(y) exp(y^2) taken
+            # from its asymptotic series where erfc(y) would underflow
+            c = erfc(y)
+            under = c < 1e-280
+            scaled = np.where(under, _erfcx_far(y), c * np.exp(np.where(under, 0.0, y * y)))
+            log_c = np.where(under, np.log(scaled) - y * y, np.log(c))
+            step = np.where(tail, (log_c - np.log(rest)) * scaled,
+                            (a - erf(y)) * np.exp(np.where(tail, 0.0, y * y))) * _ROOT_PI_2
+            y = y + np.where(tail, step, step / (1 - y * step))
+        y = np.where(inside, y, np.where(rest == 0, np.inf, np.nan))
+    return np.copysign(y, x)
+
+
+def _erfcx_far(y):
+    """``exp(y^2) erfc(y)`` for large ``y`` (> 25), by its asymptotic series."""
+    v = 1 / (2 * y * y)
+    return (1 - v * (1 - 3 * v * (1 - 5 * v * (1 - 7 * v)))) / (y * math.sqrt(math.pi))
+
+
+def _erfinv(xp, x):
+    host = np.asarray(to_host(x))
+    out = _erfinv_float64(host.astype(np.float64)).astype(host.dtype)
+    if xp is not np:
+        return xp.asarray(out)
+    return out if out.shape else out[()]
+
+
+ERFINV = Primitive("erfinv", _erfinv, elementwise=True)
+defvjp(ERFINV, lambda g, ans, x: g * _ROOT_PI_2 * ops.exp(ans * ans), labels=("sqrt(pi) / 2 exp(erfinv(x)^2)",))
+
+
+def erfinv(x):
+    """The inverse of ``erf`` on (-1, 1) (``+-inf`` at ``+-1``, NaN outside), to float64
+    accuracy; its derivative ``sqrt(pi) / 2 exp(erfinv(x)^2)``, to any order."""
+    return apply(ERFINV, x)
+
+
+def _ndtri(xp, p):
+    host = np.asarray(to_host(p))
+    q = host.astype(np.float64)
+    rest = np.where(q < 0.5, 2 * q, 2 * (1 - q))  # 1 - |2q - 1|, with q's own digits
+    out = (_erfinv_float64(2 * q - 1, rest) * math.sqrt(2)).astype(host.dtype)
+    if xp is not np:
+        return xp.asarray(out)
+    return out if out.shape else out[()]
+
+
+NDTRI = Primitive("ndtri", _ndtri, elementwise=True)
+defvjp(NDTRI, lambda g, ans, p: g * math.sqrt(2 * math.pi) * ops.exp(ans * ans / 2),
+       labels=("sqrt(2 pi) exp(ndtri(p)^2 / 2)",))
+
+
+def ndtri(p):
+    """The inverse of the standard normal's distribution function, to float64 accuracy far
+    into both tails (``sqrt(2) erfinv(2 p - 1)`` is -inf below p = 6e-17); derivative
+    ``sqrt(2 pi) exp(ndtri(p)^2 / 2)``."""
+    return apply(NDTRI, p)
 
 
 # -- xlogy, xlog1py: SciPy's, with JAX's derivatives -------------------------------------

@@ -16,7 +16,7 @@ import enum
 
 import numpy as np
 
-from ..core import ops
+from ..core import ops, special
 from ..core.tensor import Tensor
 from .numpy import NAMESPACE as jnp
 from .array import asarray
@@ -89,6 +89,7 @@ UNARY.update({name: _unary(name, getattr(jnp, fn), float_only=False) for name, f
     ("abs", "abs"), ("neg", "negative"), ("sign", "sign"), ("square", "square"),
     ("bitwise_not", "invert"))})
 UNARY["logistic"] = _unary("logistic", lambda x: ops.sigmoid(x))
+UNARY["erf_inv"] = _unary("erf_inv", special.erfinv)
 UNARY["reciprocal"] = _unary("reciprocal", lambda x: 1 / x, float_only=False)
 BINARY = {name: _binary(name, getattr(jnp, JNP.get(name, name))) for name in (
     "add", "sub", "mul", "max", "min", "atan2", "nextafter", "eq", "ne", "lt", "le", "gt", "ge",

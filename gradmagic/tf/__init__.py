@@ -9,10 +9,13 @@ covers the common eager API: tensors and ``Variable``, ``GradientTape``,
 ``while_loop``, ``scan`` and the folds (Python control flow, eager), ``TensorSpec``; a name
 it does not map raises ``AttributeError`` naming it.
 
-The modules, by family: ``tensors`` (making and converting), ``math`` (with ``segments``),
-``arrays`` (shapes, indexing, clipping), ``scatter``, ``linalg``, ``nn``, ``random``,
-``control`` (control flow and gradient tools), ``debugging``, ``autodiff``, ``specs``
-(``TensorSpec``, ``tf.function``) and ``errors``.
+The modules, by family: ``tensors`` (making and converting), ``math`` (with ``segments``
+and ``more_math``), ``arrays`` and ``more_arrays`` (shapes, indexing, clipping, ``unique``,
+``searchsorted`` ...), ``strided`` (``strided_slice``, the scatters' max and min),
+``scatter``, ``linalg``, ``nn`` (with ``more_nn``), ``random``, ``control`` (control flow and
+gradient tools), ``eager`` (graph-mode no-ops, initializers, ``py_function``),
+``debugging`` (asserts), ``autodiff``, ``specs`` (``TensorSpec``, ``tf.function``) and
+``errors``.
 
 >>> import gradmagic.tf as tf
 >>> x = tf.constant(2.0)
@@ -35,12 +38,23 @@ from .arrays import (argsort, boolean_mask, broadcast_to, clip_by_global_norm, c
                      unstack, where)
 from .control import (case, cond, custom_gradient, foldl, foldr, grad_pass_through, gradients,
                       map_fn, recompute_grad, scan, switch_case, vectorized_map, while_loop)
+from .debugging import (assert_equal, assert_greater, assert_greater_equal, assert_less,
+                        assert_less_equal, assert_none_equal, assert_rank)
+from .eager import (constant_initializer, control_dependencies, device, get_logger, group,
+                    init_scope, inside_function, no_gradient, no_op, numpy_function, ones_initializer,
+                    py_function, random_normal_initializer, random_uniform_initializer,
+                    zeros_initializer)
 from .linalg import einsum, matmul, norm, tensordot
-from .math import add_n, argmax, argmin, cumsum
+from .math import add_n, argmax, argmin, cumsum, scalar_mul
 from .module import Module, name_scope
+from .more_arrays import (as_dtype, ensure_shape, get_static_value, identity_n, meshgrid,
+                          parallel_stack, realdiv, reverse_sequence, saturate_cast, searchsorted,
+                          sequence_mask, shape_n, truncatediv, truncatemod, unique,
+                          unique_with_counts, unravel_index)
 from .scatter import (scatter_nd, tensor_scatter_nd_add, tensor_scatter_nd_sub,
                       tensor_scatter_nd_update)
 from .specs import TensorSpec, function
+from .strided import strided_slice, tensor_scatter_nd_max, tensor_scatter_nd_min
 from .tensors import (UnconnectedGradients, Variable, bool, cast, complex64, complex128,
                       constant, convert_to_tensor, executing_eagerly, eye, fill, float16,
                       float32, float64, identity, int8, int16, int32, int64, is_tensor,
@@ -57,7 +71,7 @@ __version__ = "2.21.0+gradmagic"
 # reductions (tf.reduce_sum ...), and tf.log, as the oldest documents write it
 TOP_ELEMENTWISE = [k for k in math.ELEMENTWISE if k not in (
     "relu", "softplus", "rsqrt", "softsign", "log_sigmoid", "reciprocal_no_nan", "floordiv",
-    "floormod", "mod", "xlogy", "xdivy", "divide_no_nan", "logical_xor")]
+    "floormod", "mod", "xlogy", "xdivy", "divide_no_nan", "logical_xor", "erfinv", "ndtri", "erfcinv")]
 TOP_REDUCTIONS = [k for k in math.REDUCTIONS if k != "reduce_euclidean_norm"]
 globals().update({k: math.ELEMENTWISE[k] for k in TOP_ELEMENTWISE})
 globals().update({k: math.REDUCTIONS[k] for k in TOP_REDUCTIONS})
@@ -80,7 +94,16 @@ __all__ = sorted({
     "scan", "foldl", "foldr", "scatter_nd", "tensor_scatter_nd_add", "tensor_scatter_nd_sub",
     "tensor_scatter_nd_update", "TensorSpec", "TensorShape",
     "math", "linalg", "nest", "nn", "random", "debugging", "autodiff", "errors", "config", "Module",
-    "name_scope",
+    "name_scope", "scalar_mul",
+    "unique", "unique_with_counts", "searchsorted", "sequence_mask", "meshgrid",
+    "reverse_sequence", "realdiv", "truncatediv", "truncatemod", "shape_n", "identity_n",
+    "parallel_stack", "unravel_index", "saturate_cast", "ensure_shape", "get_static_value",
+    "as_dtype", "strided_slice", "tensor_scatter_nd_max", "tensor_scatter_nd_min",
+    "control_dependencies", "group", "no_op", "device", "init_scope", "get_logger",
+    "no_gradient", "inside_function", "constant_initializer", "zeros_initializer",
+    "ones_initializer", "random_normal_initializer", "random_uniform_initializer",
+    "py_function", "numpy_function", "assert_equal", "assert_none_equal", "assert_less",
+    "assert_less_equal", "assert_greater", "assert_greater_equal", "assert_rank",
     *TOP_ELEMENTWISE, *TOP_REDUCTIONS})
 
 

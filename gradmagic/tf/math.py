@@ -6,6 +6,8 @@ TensorFlow's parameters, defaults and gradient conventions where they differ fro
 
 import collections
 
+import math
+
 import numpy as np
 
 from .._backend import xp_of
@@ -14,6 +16,7 @@ from ..core.primitive import Primitive, composite, defvjp, unary as unary_op
 from ..core.tensor import Tensor
 from ..errors import GradientValueError
 from .errors import InvalidArgumentError
+from .more_math import MORE_MATH
 from .segments import SEGMENTS
 from .tensors import as_tensor, axis_of, int64, missing, operands
 
@@ -112,7 +115,8 @@ UNARY = {
     "rsqrt": rsqrt_of, "softsign": softsign_of, "log_sigmoid": log_sigmoid_of,
     "reciprocal_no_nan": reciprocal_no_nan_of, "erf": special.erf, "erfc": special.erfc,
     "lgamma": special.gammaln,
-    "digamma": special.digamma,
+    "digamma": special.digamma, "erfinv": special.erfinv, "ndtri": special.ndtri,
+    "erfcinv": lambda y: special.ndtri(y / 2) * (-1 / math.sqrt(2)),  # erfinv(1 - y), its digits kept
 }
 BINARY = {
     "add": ops.add, "subtract": ops.subtract, "multiply": ops.multiply, "divide": ops.divide,
@@ -296,6 +300,7 @@ def add_n(inputs, name=None):
 
 
 globals().update(SEGMENTS)  # tf.math.segment_sum, tf.math.unsorted_segment_max ...
+globals().update(MORE_MATH)  # tf.math.xlog1py, tf.math.bincount ... (more_math)
 
 TopKV2 = collections.namedtuple("TopKV2", ["values", "indices"])
 
@@ -339,7 +344,7 @@ def log_softmax(logits, axis=-1, name=None):
 
 __all__ = sorted([*ELEMENTWISE, *REDUCTIONS, "reduce_all", "reduce_any", "count_nonzero",
                   "argmax", "argmin", "cumsum", "cumprod", "add_n", "top_k", "l2_normalize",
-                  "softmax", "log_softmax", "scalar_mul", *SEGMENTS])
+                  "softmax", "log_softmax", "scalar_mul", *SEGMENTS, *MORE_MATH])
 
 
 def __dir__():

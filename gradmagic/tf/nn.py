@@ -15,6 +15,7 @@ from .random import uniform
 from .arrays import gather
 from .errors import InvalidArgumentError
 from .math import ELEMENTWISE, l2_normalize, log_softmax, softmax
+from .more_nn import MORE_NN
 from .tensors import as_tensor, check_dtype, missing, not_supported
 
 sigmoid, softplus, relu, tanh, softsign = (ELEMENTWISE[k] for k in (
@@ -180,6 +181,8 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
     return ops.where(positive, x, 0) - x * z + ops.log1p(ops.exp(ops.where(positive, -x, x)))
 
 
+globals().update(MORE_NN)  # tf.nn.crelu, tf.nn.space_to_depth, tf.nn.top_k ... (more_nn)
+
 NO_RULE = {name: "the engine has no convolution or pooling rule" for name in (
     "conv1d", "conv2d", "conv3d", "convolution", "conv2d_transpose", "conv1d_transpose",
     "conv3d_transpose", "depthwise_conv2d", "separable_conv2d", "atrous_conv2d", "max_pool",
@@ -190,7 +193,7 @@ __all__ = ["sigmoid", "softplus", "relu", "relu6", "leaky_relu", "elu", "selu", 
            "gelu", "tanh", "softsign", "softmax", "log_softmax", "bias_add",
            "l2_loss", "l2_normalize", "moments", "batch_normalization", "dropout",
            "embedding_lookup", "softmax_cross_entropy_with_logits",
-           "sparse_softmax_cross_entropy_with_logits", "sigmoid_cross_entropy_with_logits"]
+           "sparse_softmax_cross_entropy_with_logits", "sigmoid_cross_entropy_with_logits", *MORE_NN]
 
 
 def __dir__():

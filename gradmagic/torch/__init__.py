@@ -24,7 +24,7 @@ import numpy as np
 from .. import out_of_scope
 from ..core import ops
 from ..core.tensor import Tensor as CoreTensor
-from . import autograd, elementwise, functions, linalg, nn, products, reorder, values, views
+from . import autograd, elementwise, functions, linalg, nn, products, reorder, special, values, views
 from .modes import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad,
                     set_grad_enabled)
 from .tensor import Tensor, make
@@ -39,6 +39,8 @@ MORE = (products, reorder, elementwise)  # addmm ..., flips and splits ..., erfi
 for _module in MORE:
     for _name, _f in _module.METHODS.items():
         setattr(Tensor, _name, _f)
+    for _name, _f in getattr(_module, "PROPERTIES", {}).items():
+        setattr(Tensor, _name, property(_f))
 install_in_place(Tensor)  # the in-place forms (acos_, lt_, addmm_ ...) of all of these
 out_of_scope.install()  # `from gradmagic.<dialect> import <missing>` says what __getattr__ says
 

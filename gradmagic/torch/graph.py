@@ -45,7 +45,7 @@ class Node:
 
     __slots__ = ("prim", "args", "vals", "params", "outs", "metas", "versions", "out_versions",
                  "sources", "grad_ids", "changes", "kept", "through", "serial", "level", "freed",
-                 "label", "__weakref__")
+                 "label", "standins", "__weakref__")
 
     def __init__(self, prim, args, vals, params, outs):
         self.prim, self.args, self.vals, self.params = prim, args, vals, params
@@ -81,6 +81,7 @@ class Node:
         self.level = LEVEL.get()  # the order of the backward pass that recorded it (0: none)
         self.freed = False
         self.label = None  # PyTorch's name for the function whose last op this is, if it has one
+        self.standins = None  # {output index: the stand-in for it, once it changed in place}
 
     def free(self):
         """A walk went through it without ``retain_graph``: a second one raises."""

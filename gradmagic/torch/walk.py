@@ -84,8 +84,11 @@ class Walk:
         self.entries = with_hooks(entries, ids, self.hooked) if LIVE[0] else entries
         self.order = 1 + top  # one more than the highest order among the nodes' passes
 
-    def _as_it_was(self, t, version, value):
-        """``t`` itself, or a stand-in for the ``value`` it had at ``version``."""
+    def _as_it_was(self, t, version, value, producer=None):
+        """``t`` itself, or a stand-in for the ``value`` it had at ``version``. The stand-in
+        for what a node made (``producer``) is kept on that node and has it as ``grad_fn``,
+        so that what a ``create_graph`` walk records from it (``cos(x)`` of an ``x`` that
+        ``sin_`` changed since) leads a later walk back through the node."""
         if t.version == version:
             return t
         if t.grad_fn is None and t.leaf_requires_grad:  # a leaf changed in place since
@@ -95,8 +98,15 @@ class Walk:
                 f"{t.version}; expected version {version} instead.")
         key = (id(t), version)
         if key not in self.standins:
-            stand = self.standins[key] = type(t).__new__(type(t))
-            stand.value, stand.stands_for = value, t  # a trace shows it as t then
+            i = next((i for i, r in enumerate(producer.outs) if r() is t), None) if producer else None
+            stand = producer.standins.get(i) if i is not None and producer.standins else None
+            if stand is None:
+                stand = type(t).__new__(type(t))
+                stand.value, stand.stands_for = value, t  # a trace shows it as t then
+                if i is not None:
+                    stand.grad_fn = producer
+                    producer.standins = {**(producer.standins or {}), i: stand}
+            self.standins[key] = stand
         return self.standins[key]
 
     def _entry(self, node):
@@ -129,7 +139,7 @@ class Walk:
         args = []
         for a, v, val, source in zip(node.args, node.versions, node.vals, node.sources):
             if isinstance(a, Tensor):
-                a = self._as_it_was(a, v, val)
+                a = self._as_it_was(a, v, val, source)
                 if source is not None or a.leaf_requires_grad:
                     self.ids.add(id(a))
             args.append(a)
@@ -141,7 +151,7 @@ class Walk:
                 o = cls.__new__(cls)
                 o.value = MODULES.get(array, np).zeros(shape, dtype)  # zeros on its device
             else:
-                now, o = o, self._as_it_was(o, v, node.kept.get(i) if node.kept else None)
+                now, o = o, self._as_it_was(o, v, node.kept.get(i) if node.kept else None, node)
                 if node.through and i in node.through:  # changed since, where no op recorded
                     after = self._as_it_was(now, *node.through[i])  # it: the gradient of the
                     self.ids.add(id(after))  # version after passes to the version it made

@@ -1,5 +1,5 @@
 """``jax.scipy.special``: ``logsumexp`` (JAX's, with ``b`` and ``return_sign``), ``expit``,
-``logit``, ``erf``, ``erfc``, ``ndtr``, ``xlogy``, ``xlog1py``, ``gammaln``, ``digamma`` and
+``logit``, ``erf``, ``erfc``, ``erfinv``, ``ndtr``, ``ndtri``, ``xlogy``, ``xlog1py``, ``gammaln``, ``digamma`` and
 ``polygamma``."""
 
 from __future__ import annotations
@@ -30,8 +30,19 @@ def erfc(x):
 
 
 def ndtr(x):
-    """The standard normal's distribution function, ``(1 + erf(x / sqrt(2))) / 2``."""
-    return (1 + erf(asarray(x) / math.sqrt(2))) / 2
+    """The standard normal's distribution function, ``erfc(-x / sqrt(2)) / 2``: its digits
+    kept far into the lower tail (``(1 + erf(x / sqrt(2))) / 2`` is 0 there from x = -9)."""
+    return erfc(-asarray(x) / math.sqrt(2)) / 2
+
+
+def erfinv(x):
+    """The inverse of ``erf``; derivative ``sqrt(pi) / 2 exp(erfinv(x)^2)``."""
+    return core.erfinv(asarray(x))
+
+
+def ndtri(p):
+    """The inverse of ``ndtr``, with its digits far into both tails."""
+    return core.ndtri(asarray(p))
 
 
 def xlogy(x, y):
@@ -58,7 +69,7 @@ def polygamma(n, x):
     return core.polygamma(int(asarray(n).numpy()) if not isinstance(n, int) else n, asarray(x))
 
 
-__all__ = ["logsumexp", "expit", "logit", "erf", "erfc", "ndtr", "xlogy", "xlog1py", "gammaln",
+__all__ = ["logsumexp", "expit", "logit", "erf", "erfc", "erfinv", "ndtr", "ndtri", "xlogy", "xlog1py", "gammaln",
            "digamma", "polygamma"]
 
 

@@ -21,12 +21,6 @@ from ..graph import as_tensor_of
 from ..values import DEFAULT_GENERATOR, named, type_name
 
 
-def _operand(input, inplace):
-    """What an in-place activation computes from: an alias of ``input`` as it was, so that
-    the ops that saved it (for second derivatives) do not see the value it is given."""
-    return ops.identity(input) if inplace else input
-
-
 def _done(input, out, name, inplace, in_place_name=None):
     """``out`` under PyTorch's name; with ``inplace``, held by ``input`` (its name the
     in-place op's, where PyTorch's differs)."""
@@ -38,7 +32,7 @@ def _done(input, out, name, inplace, in_place_name=None):
 def hardswish(input, inplace=False):
     """``x relu6(x + 3) / 6``: 0 up to -3, ``x (x + 3) / 6`` between, ``x`` from 3 (PyTorch's
     gradient at -3 and 3 those of the sides outside)."""
-    x = _operand(input, inplace)
+    x = input
     with np.errstate(invalid="ignore"):  # -inf: NaN, as PyTorch's x relu6(x + 3) / 6
         out = ops.where(x <= -3, x * 0.0, ops.where(x < 3, x * (x + 3) / 6, x))
     return _done(input, out, "HardswishBackward0", inplace)
@@ -46,7 +40,7 @@ def hardswish(input, inplace=False):
 
 def hardsigmoid(input, inplace=False):
     """``relu6(x + 3) / 6``, its gradient ``1/6`` strictly between -3 and 3."""
-    x = _operand(input, inplace)
+    x = input
     inside = ops.logical_and(x > -3, x < 3)
     with np.errstate(invalid="ignore"):  # (inf * 0, not picked; NaN stays NaN)
         out = ops.where(inside, x / 6 + 0.5,
@@ -56,7 +50,7 @@ def hardsigmoid(input, inplace=False):
 
 def mish(input, inplace=False):
     """``x tanh(softplus(x))``."""
-    x = _operand(input, inplace)
+    x = input
     with np.errstate(invalid="ignore"):  # -inf: NaN, as PyTorch's
         out = x * ops.tanh(ops.softplus(x))
     return _done(input, out, "MishBackward0", inplace)
@@ -105,7 +99,7 @@ def threshold_(input, threshold, value):
 
 
 def _thresholded(input, limit, value, inplace):
-    x = _operand(input, inplace)
+    x = input
     out = ops.where(x <= limit, value, x)
     return _done(input, out, "ThresholdBackward0", inplace, "ThresholdBackward1")
 
@@ -119,7 +113,7 @@ def _elu(input, alpha, scale=1.0, input_scale=1.0):
 
 def celu(input, alpha=1.0, inplace=False):
     """``max(0, x) + min(0, alpha (exp(x / alpha) - 1))``."""
-    x = _operand(input, inplace)
+    x = input
     if alpha == 0:
         raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
     return _done(input, _elu(x, alpha, 1.0, 1.0 / alpha), "CeluBackward0", inplace, "CeluBackward1")
@@ -161,7 +155,7 @@ def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
     """``x`` above 0, else ``a x``: ``a`` the mean slope ``(lower + upper) / 2`` out of
     training; in training one drawn uniformly in ``[lower, upper]`` per element (from the
     default generator: NumPy's, so the slopes differ from PyTorch's)."""
-    x = _operand(input, inplace)
+    x = input
     if training:
         slopes = DEFAULT_GENERATOR.rng.uniform(lower, upper, x.value.shape)
         noise = np.where(np.asarray(x.numpy(force=True)) > 0, 1.0, slopes).astype(x.value.dtype)
@@ -177,28 +171,28 @@ def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False):
 
 # -- the in-place forms of functional's activations ------------------------------------------
 def relu_(input):
-    x = _operand(input, True)
+    x = input
     return input.in_place(named(special.relu(x), "ReluBackward0"))
 
 
 def elu_(input, alpha=1.0):
-    x = _operand(input, True)
+    x = input
     return input.in_place(named(_elu(x, alpha), "EluBackward1"))
 
 
 def selu_(input):
-    x = _operand(input, True)
+    x = input
     return input.in_place(named(_elu(x, SELU_ALPHA, SELU_SCALE), "EluBackward1"))
 
 
 def leaky_relu_(input, negative_slope=0.01):
-    x = _operand(input, True)
+    x = input
     return input.in_place(named(ops.where(x > 0, x, x * negative_slope), "LeakyReluBackward1"))
 
 
 def hardtanh_(input, min_val=-1.0, max_val=1.0):
     """``clamp(x, min_val, max_val)``, its gradient 1 strictly between."""
-    x = _operand(input, True)
+    x = input
     inside = ops.logical_and(x > min_val, x < max_val)
     out = ops.where(inside, x, ops.where(x >= max_val, max_val, min_val))
     return input.in_place(named(out, "HardtanhBackward0"))
