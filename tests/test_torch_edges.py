@@ -247,3 +247,19 @@ def test_a_numpy_gradient_from_backward_is_pytorchs_runtime_error():
             return grad_output.numpy() * 2
     with pytest.raises(RuntimeError, match=r"expected Variable or None \(got numpy.ndarray\)"):
         Twice.apply(torch.tensor([1.0], requires_grad=True)).sum().backward()
+
+
+@pytest.mark.parametrize("name, args, want", [  # PyTorch 2.13.0: the gradient and the second derivative
+    ("sin_", (), ([0.955336489125606, 0.7648421872844885], [-0.29552020666133955, -0.644217687237691])),
+    ("tanh_", (), ([0.9151369618266292, 0.6347395899824586], [-0.5331818782014544, -0.7672323100919166])),
+    ("exp_", (), ([1.3498588075760032, 2.0137527074704766], [1.3498588075760032, 2.0137527074704766])),
+    ("pow_", (3,), ([0.27, 1.47], [1.8, 4.2]))])
+def test_a_double_backward_goes_through_an_in_place_op(name, args, want):
+    # (the first-order gradient through y.sin_() did not require grad: its rule's input was a
+    # stand-in for y's old value that led nowhere)
+    x = torch.tensor([0.3, 0.7], dtype=torch.float64, requires_grad=True)
+    y = x * 1
+    getattr(y, name)(*args)
+    g, = torch.autograd.grad(y.sum(), x, create_graph=True)
+    gg, = torch.autograd.grad(g.sum(), x)
+    assert same([g.tolist(), gg.tolist()], [list(want[0]), list(want[1])])
