@@ -263,3 +263,13 @@ def test_a_double_backward_goes_through_an_in_place_op(name, args, want):
     g, = torch.autograd.grad(y.sum(), x, create_graph=True)
     gg, = torch.autograd.grad(g.sum(), x)
     assert same([g.tolist(), gg.tolist()], [list(want[0]), list(want[1])])
+
+
+def test_relu_is_one_row_named_relu_in_a_trace():
+    # (F.relu and torch.relu showed as the `where` they are made of)
+    import gradmagic as gm
+    x = torch.tensor([-1.0, 2.0], requires_grad=True)
+    with gm.trace() as tr:
+        (torch.nn.functional.relu(x) + torch.relu(x) + x.relu()).sum().backward()
+    assert [r.node for r in tr.forward][:3] == ["relu", "relu", "relu"]
+    assert x.grad.tolist() == [0.0, 3.0]

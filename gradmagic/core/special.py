@@ -76,12 +76,14 @@ SELU_ALPHA = 1.6732632423543772848170429916717
 SELU_SCALE = 1.0507009873554804934193349852946
 
 
+@composite("1 where x > 0, else 0", elementwise=True)
 def relu(x):
     """``max(x, 0)``: gradient 0 at 0, as every framework's, and NaN kept, as theirs (a
-    ``where(x > 0, x, 0)`` would make it 0)."""
+    ``where(x > 0, x, 0)`` would make it 0). One row in a trace, named ``relu``."""
     return ops.where(x <= 0, 0, x)
 
 
+@composite("1 strictly between 0 and 6", elementwise=True)
 def relu6(x):
     """``min(max(x, 0), 6)``: gradient 1 strictly between 0 and 6, NaN kept."""
     return ops.where(x <= 0, 0, ops.where(x >= 6, 6, x))
