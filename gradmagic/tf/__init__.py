@@ -12,10 +12,10 @@ it does not map raises ``AttributeError`` naming it.
 The modules, by family: ``tensors`` (making and converting), ``math`` (with ``segments``
 and ``more_math``), ``arrays`` and ``more_arrays`` (shapes, indexing, clipping, ``unique``,
 ``searchsorted`` ...), ``strided`` (``strided_slice``, the scatters' max and min),
-``scatter``, ``linalg``, ``nn`` (with ``more_nn``), ``random``, ``control`` (control flow and
-gradient tools), ``eager`` (graph-mode no-ops, initializers, ``py_function``),
-``debugging`` (asserts), ``autodiff``, ``specs`` (``TensorSpec``, ``tf.function``) and
-``errors``.
+``scatter``, ``linalg``, ``nn`` (with ``more_nn``, and ``conv``: convolution and pooling),
+``random``, ``control`` (control flow and gradient tools), ``eager`` (graph-mode no-ops,
+initializers, ``py_function``), ``debugging`` (asserts), ``autodiff``, ``specs``
+(``TensorSpec``, ``tf.function``) and ``errors``.
 
 >>> import gradmagic.tf as tf
 >>> x = tf.constant(2.0)

@@ -13,4 +13,17 @@ class InvalidArgumentError(OpError):
     divide, multiples of the wrong length ... as TensorFlow raises them."""
 
 
-__all__ = ["OpError", "InvalidArgumentError"]
+class UnimplementedError(OpError):
+    """``tf.errors.UnimplementedError``: an operation TensorFlow has no kernel for (strides
+    across the batch or the channels)."""
+
+
+class NotFoundError(OpError):
+    """``tf.errors.NotFoundError``: no kernel for these dtypes (``tf.realdiv`` of integers)."""
+
+
+class InternalError(OpError):
+    """``tf.errors.InternalError``: an integer division by zero, as TensorFlow reports it."""
+
+
+__all__ = ["OpError", "InvalidArgumentError", "UnimplementedError", "NotFoundError", "InternalError"]

@@ -19,8 +19,8 @@ from ..core import ops, statistics
 from ..core.tensor import Tensor
 from ..core.tensor import Variable as CoreVariable
 from ..core.tensor import constant as core_constant
-from ..errors import GradientTypeError, GradientValueError
-from .errors import InvalidArgumentError
+from ..errors import GradientValueError
+from .errors import InternalError, InvalidArgumentError, NotFoundError
 from .segments import dtype_word, host_ints
 from .tensors import as_tensor, axis_of, int32, operands, shape as shape_op
 
@@ -252,7 +252,7 @@ def realdiv(x, y, name=None):
     """``tf.realdiv``: ``x / y`` for floating tensors (TensorFlow has no integer kernel)."""
     a, b = operands("tf.realdiv", x, y)
     if a.dtype.kind not in "fc":
-        raise GradientTypeError(f"tf.realdiv: Could not find device for node: {{{{node RealDiv}}}} = "
+        raise NotFoundError(f"tf.realdiv: Could not find device for node: {{{{node RealDiv}}}} = "
                                 f"RealDiv[T=DT_{a.dtype.name.upper()}]: divide floats, or use "
                                 "tf.math.floordiv or tf.truncatediv")
     return ops.divide(a, b)
@@ -266,7 +266,7 @@ def truncated(fn, x, y):
                                    f"{dtype_word(b.dtype)} tensor")
     u, v = host(a), host(b)
     if u.dtype.kind in "iu" and (v == 0).any():
-        raise InvalidArgumentError(f"tf.{fn}: Integer division by zero")
+        raise InternalError(f"tf.{fn}: Integer division by zero")
     return a, u, v
 
 

@@ -1,7 +1,7 @@
 """``tf.nn``: activations, softmax, the cross-entropy losses and the small helpers of
 TensorFlow's guides, each a composition of the engine's ops with TensorFlow's gradient
-conventions (``relu``'s gradient 0 at 0, ``moments``' variance about a constant mean).
-Convolution and pooling are not supported: the engine has no rule for them.
+conventions (``relu``'s gradient 0 at 0, ``moments``' variance about a constant mean);
+convolution and pooling are ``conv``'s.
 """
 
 import numpy as np
@@ -13,6 +13,7 @@ from ..core.special import SELU_ALPHA, SELU_SCALE, gelu_erf, gelu_tanh
 from ..errors import GradientValueError
 from .random import uniform
 from .arrays import gather
+from .conv import CONV
 from .errors import InvalidArgumentError
 from .math import ELEMENTWISE, l2_normalize, log_softmax, softmax
 from .more_nn import MORE_NN
@@ -182,18 +183,20 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
 
 
 globals().update(MORE_NN)  # tf.nn.crelu, tf.nn.space_to_depth, tf.nn.top_k ... (more_nn)
+globals().update(CONV)  # tf.nn.conv2d, tf.nn.max_pool2d ... (conv)
 
-NO_RULE = {name: "the engine has no convolution or pooling rule" for name in (
-    "conv1d", "conv2d", "conv3d", "convolution", "conv2d_transpose", "conv1d_transpose",
-    "conv3d_transpose", "depthwise_conv2d", "separable_conv2d", "atrous_conv2d", "max_pool",
-    "max_pool1d", "max_pool2d", "max_pool3d", "avg_pool", "avg_pool1d", "avg_pool2d",
-    "avg_pool3d", "pool")}
+NO_RULE = {name: "not mapped: of convolution and pooling, gradmagic.tf has conv1d/2d/3d, convolution, "
+                 "their transposes, depthwise_conv2d, separable_conv2d, atrous_conv2d, max_pool and avg_pool "
+                 "(1-d to 3-d)" for name in (
+    "pool", "atrous_conv2d_transpose", "depthwise_conv2d_backprop_input", "depthwise_conv2d_backprop_filter",
+    "conv2d_backprop_input", "conv2d_backprop_filter", "max_pool_with_argmax", "fractional_max_pool",
+    "fractional_avg_pool", "dilation2d", "erosion2d")}
 
 __all__ = ["sigmoid", "softplus", "relu", "relu6", "leaky_relu", "elu", "selu", "silu", "swish",
            "gelu", "tanh", "softsign", "softmax", "log_softmax", "bias_add",
            "l2_loss", "l2_normalize", "moments", "batch_normalization", "dropout",
            "embedding_lookup", "softmax_cross_entropy_with_logits",
-           "sparse_softmax_cross_entropy_with_logits", "sigmoid_cross_entropy_with_logits", *MORE_NN]
+           "sparse_softmax_cross_entropy_with_logits", "sigmoid_cross_entropy_with_logits", *MORE_NN, *CONV]
 
 
 def __dir__():

@@ -3,21 +3,17 @@
 ops, so they differentiate to any order (a custom ``Function`` whose ``backward`` calls
 them can be checked by ``gradgradcheck``).
 
-A convolution is a sum over the kernel's offsets: for each offset ``(i, j)``, the strided
-window of the (zero-padded) input it meets, contracted with the weight's ``[:, :, i, j]``
-over the input channels (per group). A transposed convolution is the convolution whose
-input gradient it is: the input spread out by the stride (zeros between), padded by
-``dilation * (k - 1) - padding`` (negative: cropped), convolved with the weight flipped
-and its channel axes swapped.
+The arithmetic is the engine's (``core.convolution``: windows of the padded input
+contracted with the weight at each kernel offset; the transposed convolution as the
+convolution whose input gradient it is). What is PyTorch's is here: the arguments as
+PyTorch takes them (an int or a tuple, ``padding='same'``, unbatched inputs, a 1-d
+convolution as a 2-d one of height 1), its checks and messages, and its ``grad_fn`` names.
 """
 
 from __future__ import annotations
 
-import numpy as np
-
-from ...core import contract, layout, ops
+from ...core import convolution, ops
 from ...core.primitive import composite
-from ..graph import as_tensor_of
 from ..values import named
 
 
@@ -40,18 +36,6 @@ def _batched(fn, input, dims):
         return ops.expand_dims(input, 0), False
     raise RuntimeError(f"Expected {dims + 1}D (unbatched) or {dims + 2}D (batched) input to {fn}, "
                        f"but got input of size: {list(input.shape)}")
-
-
-def _patches(x, kernel, s, d, out, groups):
-    """The window of ``x`` (``(n, c, h, w)``) that each kernel offset meets, as ``(n, groups,
-    c / groups, ho, wo, kh * kw)``."""
-    (kh, kw), (ho, wo) = kernel, out
-    windows = [ops.getitem(x, (slice(None), slice(None),
-                               slice(i * d[0], i * d[0] + s[0] * (ho - 1) + 1, s[0]),
-                               slice(j * d[1], j * d[1] + s[1] * (wo - 1) + 1, s[1])))
-               for i in range(kh) for j in range(kw)]
-    n, c = x.shape[:2]
-    return ops.reshape(ops.stack(windows, axis=-1), (n, groups, c // groups, ho, wo, kh * kw))
 
 
 def _finished(out, dims, batched):
@@ -88,7 +72,7 @@ def _conv(fn, input, weight, bias, stride, padding, dilation, groups, dims):
 
 def _conv2d(fn, x, weight, bias, stride, padding, dilation, groups):
     s, d = _pair("stride", stride, 2), _pair("dilation", dilation, 2)
-    n, c, h, w = x.shape
+    _, c, h, w = x.shape
     o, cg, kh, kw = weight.shape
     if weight.ndim != 4 or c != cg * groups or o % groups:
         raise RuntimeError(f"Given groups={groups}, weight of size {list(weight.shape)}, expected "
@@ -107,20 +91,13 @@ def _conv2d(fn, x, weight, bias, stride, padding, dilation, groups):
             raise RuntimeError(f"Invalid padding string '{padding}'")
     else:
         p = tuple((a, a) for a in _pair("padding", padding, 2))
-    if any(a for pair in p for a in pair):
-        x = layout.pad(x, ((0, 0), (0, 0)) + p)
-    hp, wp = x.shape[2], x.shape[3]
+    hp, wp = h + sum(p[0]), w + sum(p[1])
     ho, wo = (hp - d[0] * (kh - 1) - 1) // s[0] + 1, (wp - d[1] * (kw - 1) - 1) // s[1] + 1
     if ho < 1 or wo < 1:
         raise RuntimeError(f"Calculated padded input size per channel: ({hp} x {wp}). Kernel size: "
                            f"({d[0] * (kh - 1) + 1} x {d[1] * (kw - 1) + 1}). Kernel size can't be "
                            "greater than actual input size")
-    patches = _patches(x, (kh, kw), s, d, (ho, wo), groups)
-    kernel = ops.reshape(weight, (groups, o // groups, cg, kh * kw))
-    out = ops.reshape(contract.einsum("ngchwk,gock->ngohw", patches, kernel), (n, o, ho, wo))
-    if bias is not None:
-        out = out + ops.reshape(bias, (1, o, 1, 1))
-    return out
+    return convolution.convolve(x, weight, s, p, d, groups, bias)
 
 
 @composite("conv2d(upstream, weight)", "input and upstream windows, summed",
@@ -148,8 +125,7 @@ def _conv_transpose(fn, input, weight, bias, stride, padding, output_padding, gr
     if dims == 1:
         x, weight = ops.expand_dims(x, 2), ops.expand_dims(weight, 2)
         s, p, q, d = (1,) + s, (0,) + p, (0,) + q, (1,) + d
-    n, c, h, w = x.shape
-    ci, og, kh, kw = weight.shape
+    c, ci = x.shape[1], weight.shape[0]
     if c != ci or ci % groups:
         raise RuntimeError(f"Given transposed=1, weight of size {list(weight.shape)}, expected "
                            f"input{list(x.shape)} to have {ci} channels, but got {c} channels instead")
@@ -157,20 +133,7 @@ def _conv_transpose(fn, input, weight, bias, stride, padding, output_padding, gr
         raise RuntimeError("output padding must be smaller than either stride or dilation, but got "
                            f"output_padding_height: {q[0]} output_padding_width: {q[1]} stride_height: "
                            f"{s[0]} stride_width: {s[1]} dilation_height: {d[0]} dilation_width: {d[1]}")
-    if s != (1, 1):  # the input spread out by the stride, zeros between
-        spread = as_tensor_of(np.zeros((n, c, (h - 1) * s[0] + 1, (w - 1) * s[1] + 1), x.value.dtype), x)
-        x = ops.index_set(spread, (slice(None), slice(None), slice(None, None, s[0]),
-                                   slice(None, None, s[1])), x)
-    # each side: widened by dilation * (k - 1) - padding (the right also by output_padding),
-    # cropped where that is negative
-    edges = [(di * (k - 1) - pa, di * (k - 1) - pa + qa) for di, k, pa, qa in zip(d, (kh, kw), p, q)]
-    x = ops.getitem(x, (slice(None), slice(None)) + tuple(
-        slice(-a if a < 0 else None, b if b < 0 else None) for a, b in edges))
-    x = layout.pad(x, ((0, 0), (0, 0)) + tuple((max(a, 0), max(b, 0)) for a, b in edges))
-    # per group: (in / g, out / g, kh, kw) -> (out / g, in / g, kh, kw), flipped; groups stacked
-    flipped = ops.flip(ops.reshape(weight, (groups, ci // groups, og, kh, kw)), (3, 4))
-    kernel = ops.reshape(ops.swapaxes(flipped, 1, 2), (groups * og, ci // groups, kh, kw))
-    out = _conv2d(fn, x, kernel, bias, 1, 0, d, groups)
+    out = convolution.convolve_transpose(x, weight, s, [(pa, pa - qa) for pa, qa in zip(p, q)], d, groups, bias)
     return _finished(out, dims, batched)
 
 
@@ -193,11 +156,7 @@ def conv2d_weight(input, weight_size, grad_output, stride=1, padding=0, dilation
     of ``weight_size``: the input's windows contracted with ``grad_output`` over the batch
     and the output positions."""
     s, d = _pair("stride", stride, 2), _pair("dilation", dilation, 2)
-    o, cg, kh, kw = tuple(weight_size)
-    x = layout.pad(input, ((0, 0), (0, 0)) + tuple((a, a) for a in _pair("padding", padding, 2)))
-    n, c, _, _ = x.shape
-    ho, wo = grad_output.shape[-2:]
-    patches = _patches(x, (kh, kw), s, d, (ho, wo), groups)
-    g = ops.reshape(grad_output, (n, groups, o // groups, ho, wo))
-    return named(ops.reshape(contract.einsum("ngchwk,ngohw->gock", patches, g), (o, cg, kh, kw)),
+    kernel = tuple(weight_size)[2:]
+    p = _pair("padding", padding, 2)
+    return named(convolution.weight_gradient(input, grad_output, kernel, s, [(a, a) for a in p], d, groups),
                  "ConvolutionBackward0")

@@ -3,19 +3,19 @@
 (im2col) and ``pixel_shuffle``/``pixel_unshuffle``, made of the engine's ops so they
 differentiate to any order.
 
-A max pool picks, on the raw values (a constant: where the maximum is does not move
-under a small change), the index of each window's maximum, PyTorch's at ties (the first
-in the window, a NaN the last NaN), and gathers the input there: the gradient of each
-output goes to that element. An average pool sums the window's strided slices of the
-zero-padded input and divides by PyTorch's divisor; an adaptive average pool contracts
-each spatial axis with a matrix of window means. A 1-d pool is the 2-d one of height 1.
+The max and average pools are the engine's (``core.pooling``: the gradient of a max
+goes to the element picked, the first in the window at ties, a NaN the last NaN, as
+PyTorch's; an average over the zero-padded window, divided by PyTorch's divisor). What is
+PyTorch's is here: its arguments, output sizes (``ceil_mode``), checks, messages and
+``grad_fn`` names, the adaptive windows (an adaptive average pool contracts each spatial
+axis with a matrix of window means), and im2col. A 1-d pool is the 2-d one of height 1.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ...core import contract, layout, ops, special
+from ...core import contract, convolution, ops, pooling, special
 from ..graph import as_tensor_of
 from ..values import named
 
@@ -73,42 +73,6 @@ def _geometry(x, k, s, p, d, ceil_mode):
     return ho, wo
 
 
-def _offsets(k, s, p, d, out):
-    """For each output position and kernel offset along one axis, the input position it
-    meets (it may lie in the padding: below 0 or past the end)."""
-    return np.arange(out)[:, None] * s - p + np.arange(k)[None, :] * d
-
-
-def _argmax_windows(v, rows, cols):
-    """Over windows of ``v`` ((n, c, h, w) raw values) whose rows and columns are given
-    per output position (``rows`` (ho, kh), ``cols`` (wo, kw)), the flat ``h * w`` index
-    of each maximum: PyTorch's (the first maximum in the window, a NaN the last NaN, and
-    the first element inside the input where every one is -inf)."""
-    h, w = v.shape[2:]
-    inside = ((rows >= 0) & (rows < h))[:, None, :, None] & ((cols >= 0) & (cols < w))[None, :, None, :]
-    flat = (np.clip(rows, 0, h - 1)[:, None, :, None] * w + np.clip(cols, 0, w - 1)[None, :, None, :])
-    ho, wo, kh, kw = inside.shape
-    inside, flat = inside.reshape(ho, wo, kh * kw), flat.reshape(ho, wo, kh * kw)
-    vals = v.reshape(v.shape[:2] + (h * w,))[:, :, flat]  # (n, c, ho, wo, k)
-    with np.errstate(invalid="ignore"):
-        key = np.where(inside, vals, -np.inf)
-        nan = np.isnan(key)
-        pick = np.argmax(key, axis=-1)
-        top = np.take_along_axis(key, pick[..., None], -1)[..., 0]
-        first_inside = np.broadcast_to(np.argmax(inside, axis=-1), pick.shape)
-        pick = np.where(top == -np.inf, first_inside, pick)
-        last_nan = nan.shape[-1] - 1 - np.argmax(nan[..., ::-1], axis=-1)
-        pick = np.where(nan.any(-1), last_nan, pick)
-    return np.take_along_axis(np.broadcast_to(flat, vals.shape), pick[..., None], -1)[..., 0]
-
-
-def _gathered(x, index):
-    """``x`` ((n, c, h, w)) at the flat spatial ``index`` ((n, c, ho, wo)), differentiably."""
-    n, c, h, w = x.shape
-    rows = np.arange(n)[:, None, None, None], np.arange(c)[None, :, None, None]
-    return ops.getitem(ops.reshape(x, (n, c, h * w)), rows + (index,))
-
-
 def _unbatched(out, batched):
     return out if batched else ops.squeeze(out, 0)
 
@@ -123,9 +87,8 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     p, d = _ints(fn, "padding", padding), _ints(fn, "dilation", dilation)
     x, batched = _batched(input, "non-empty 3D or 4D (batch mode) tensor expected for input")
     ho, wo = _geometry(x, k, s, p, d, ceil_mode)
-    index = _argmax_windows(np.asarray(x.numpy(force=True)), _offsets(k[0], s[0], p[0], d[0], ho),
-                            _offsets(k[1], s[1], p[1], d[1], wo))
-    out = named(_unbatched(_gathered(x, index), batched), "MaxPool2DWithIndicesBackward0")
+    pooled, index = pooling.max_pool(x, k, s, [(a, a) for a in p], d, (ho, wo))
+    out = named(_unbatched(pooled, batched), "MaxPool2DWithIndicesBackward0")
     if return_indices:
         return out, _index_tensor(index if batched else index[0], input)
     return out
@@ -185,18 +148,6 @@ def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     return named(ops.squeeze(out, -2), "SqueezeBackward1")
 
 
-def _window_sums(x, k, s, out):
-    """For each kernel offset, the strided slice of ``x`` it meets, summed."""
-    (kh, kw), (ho, wo) = k, out
-    total = None
-    for i in range(kh):
-        for j in range(kw):
-            part = ops.getitem(x, (slice(None), slice(None), slice(i, i + s[0] * (ho - 1) + 1, s[0]),
-                                   slice(j, j + s[1] * (wo - 1) + 1, s[1])))
-            total = part if total is None else total + part
-    return total
-
-
 def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
                divisor_override=None):
     """Each window's mean: its sum over the window's size, within the padded input
@@ -210,24 +161,7 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
     if divisor_override is not None and divisor_override == 0:
         raise RuntimeError("divisor must be not zero")
     ho, wo = _geometry(x, k, s, p, (1, 1), ceil_mode)
-    h, w = x.shape[2:]
-    # zero padding, and on the right as far as a ceil_mode window reaches
-    extra = [max(0, (o - 1) * st + kk - (n + 2 * pa)) for o, st, kk, n, pa in zip((ho, wo), s, k, (h, w), p)]
-    xp = layout.pad(x, ((0, 0), (0, 0), (p[0], p[0] + extra[0]), (p[1], p[1] + extra[1])))
-    total = _window_sums(xp, k, s, (ho, wo))
-    if divisor_override is not None:
-        divisor = np.asarray(float(divisor_override))
-    else:
-        sizes = []
-        for o, st, kk, n, pa in zip((ho, wo), s, k, (h, w), p):
-            start = np.arange(o) * st - pa
-            end = np.minimum(start + kk, n + pa)
-            if count_include_pad:
-                sizes.append(end - start)
-            else:
-                sizes.append(np.minimum(end, n) - np.maximum(start, 0))
-        divisor = sizes[0][:, None] * sizes[1][None, :]
-    out = total / divisor.astype(x.value.dtype)
+    out = pooling.average_pool(x, k, s, [(a, a) for a in p], (ho, wo), count_include_pad, divisor_override)
     return named(_unbatched(out, batched), "AvgPool2DBackward0")
 
 
@@ -314,9 +248,9 @@ def adaptive_max_pool2d(input, output_size, return_indices=False):
     x, batched = _batched(input, fn + "(): Expected 3D or 4D tensor, but got: {shape}")
     ho, wo = _adaptive_sizes(fn, output_size, x.shape[2:], 2, tuple(input.shape))
     h, w = x.shape[2:]
-    index = _argmax_windows(np.asarray(x.numpy(force=True)), _adaptive_offsets(h, ho),
-                            _adaptive_offsets(w, wo))
-    out = named(_unbatched(_gathered(x, index), batched), "AdaptiveMaxPool2DBackward0")
+    index = pooling.argmax_windows(np.asarray(x.numpy(force=True)), (_adaptive_offsets(h, ho),
+                                                                     _adaptive_offsets(w, wo)))
+    out = named(_unbatched(pooling.gathered(x, index), batched), "AdaptiveMaxPool2DBackward0")
     if return_indices:
         return out, _index_tensor(index if batched else index[0], input)
     return out
@@ -419,10 +353,7 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
         raise RuntimeError(f"Given input with spatial size ({h}, {w}), kernel_size=({k[0]}, {k[1]}), "
                            f"dilation=({d[0]}, {d[1]}), padding=({p[0]}, {p[1]}), calculated shape of the "
                            f"array of sliding blocks as ({ho}, {wo}), but its components must be at least one.")
-    x = layout.pad(x, ((0, 0), (0, 0), (p[0], p[0]), (p[1], p[1])))
-    windows = [ops.getitem(x, (slice(None), slice(None), slice(i * d[0], i * d[0] + s[0] * (ho - 1) + 1, s[0]),
-                               slice(j * d[1], j * d[1] + s[1] * (wo - 1) + 1, s[1])))
-               for i in range(k[0]) for j in range(k[1])]
+    windows = convolution.windows(convolution.padded(x, [(a, a) for a in p]), k, s, d, (ho, wo))
     out = ops.reshape(ops.stack(windows, axis=2), (n, c * k[0] * k[1], ho * wo))
     return named(_unbatched(out, batched), "Im2ColBackward0")
 
