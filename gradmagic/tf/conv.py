@@ -131,10 +131,9 @@ def _rank(fn, t, what, dims):
                                    f"[{','.join(map(str, t.shape))}]")
 
 
-def _convolve(fn, op, input, filters, strides, padding, data_format, dilations, dims):
-    """``tf.nn.conv{dims}d``: filters ``(*kernel, in / groups, out)``; an input of more
-    channels than the filters take is a grouped convolution (as TensorFlow's GPU kernels
-    run it)."""
+def _prepared(fn, op, input, filters, strides, data_format, dilations, dims):
+    """A convolution's operands and arguments, checked as TensorFlow checks them: ``(x, w,
+    channels first, strides, dilations)``."""
     x, w = _operands(fn, op, input, filters)
     _rank(fn, x, "input", dims)
     _rank(fn, w, "filter", dims)
@@ -142,6 +141,14 @@ def _convolve(fn, op, input, filters, strides, padding, data_format, dilations, 
     s = _sizes(fn, "strides", strides, dims, first)
     d = _sizes(fn, "dilations", dilations, dims, first)
     _checked_strides(fn, s, d)
+    return x, w, first, s, d
+
+
+def _convolve(fn, op, input, filters, strides, padding, data_format, dilations, dims):
+    """``tf.nn.conv{dims}d``: filters ``(*kernel, in / groups, out)``; an input of more
+    channels than the filters take is a grouped convolution (as TensorFlow's GPU kernels
+    run it)."""
+    x, w, first, s, d = _prepared(fn, op, input, filters, strides, data_format, dilations, dims)
     x = _first(x, first)
     c, (cin, cout) = x.shape[1], w.shape[-2:]
     if cin == 0 or c % cin:
@@ -213,13 +220,7 @@ def _output_shape(fn, output_shape, dims):
 def _transpose(fn, op, input, filters, output_shape, strides, padding, data_format, dilations, dims):
     """``tf.nn.conv{dims}d_transpose``: the gradient of ``conv{dims}d`` with respect to an
     input of ``output_shape``, for filters ``(*kernel, out, in)``."""
-    x, w = _operands(fn, op, input, filters)
-    _rank(fn, x, "input", dims)
-    _rank(fn, w, "filter", dims)
-    first = _channels_first(fn, data_format, dims)
-    s = _sizes(fn, "strides", strides, dims, first)
-    d = _sizes(fn, "dilations", dilations, dims, first)
-    _checked_strides(fn, s, d)
+    x, w, first, s, d = _prepared(fn, op, input, filters, strides, data_format, dilations, dims)
     shape = _output_shape(fn, output_shape, dims)
     size, depth = (shape[2:], shape[1]) if first else (shape[1:-1], shape[-1])
     x = _first(x, first)
