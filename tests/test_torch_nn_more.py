@@ -1100,3 +1100,15 @@ def test_rrelu_in_training_draws_a_slope_per_negative_element():
     np.testing.assert_allclose(y.detach().numpy(), x.detach().numpy() * slopes)
     torch.manual_seed(0)
     np.testing.assert_array_equal(F.rrelu(x, 0.1, 0.3, training=True).detach().numpy(), y.detach().numpy())
+
+
+def test_a_pool_is_one_row_in_a_trace():
+    # (max_pool2d showed as the reshape and getitems it is made of, avg_pool2d as its sums)
+    import gradmagic as gm
+    x = torch.arange(16.0).reshape(1, 1, 4, 4).requires_grad_()
+    with gm.trace() as tr:
+        (F.avg_pool2d(F.max_pool2d(x, 2, 1), 2) + F.adaptive_avg_pool2d(x, 1)).sum().backward()
+    assert [r.node for r in tr.forward] == ["max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "add", "sum"]
+    assert [r.node for r in tr.backward] == ["sum", "add", "adaptive_avg_pool2d", "avg_pool2d", "max_pool2d"]
+    # 1/16 from the adaptive mean everywhere, and 1/4 more at the maxima the 2x2 average took
+    assert x.grad.flatten().tolist() == [0.3125 if k in (5, 6, 9, 10) else 0.0625 for k in range(16)]

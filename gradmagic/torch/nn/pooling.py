@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...core import contract, convolution, ops, pooling, special
+from ...core.primitive import composite
 from ..graph import as_tensor_of
 from ..values import named
 
@@ -77,6 +78,7 @@ def _unbatched(out, batched):
     return out if batched else ops.squeeze(out, 0)
 
 
+@composite("upstream at each window's maximum")
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
                return_indices=False):
     """Each window's maximum (the padding never wins); ``return_indices``: with the flat
@@ -117,6 +119,7 @@ def _one(fn, name, value, default=None):
     return int(v[0])
 
 
+@composite("upstream at each window's maximum")
 def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
                return_indices=False):
     """``max_pool2d`` along the last axis."""
@@ -148,6 +151,7 @@ def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     return named(ops.squeeze(out, -2), "SqueezeBackward1")
 
 
+@composite("upstream / window size, spread over the window")
 def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
                divisor_override=None):
     """Each window's mean: its sum over the window's size, within the padded input
@@ -165,6 +169,7 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
     return named(_unbatched(out, batched), "AvgPool2DBackward0")
 
 
+@composite("upstream / window size, spread over the window")
 def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
     """``avg_pool2d`` along the last axis."""
     fn = "avg_pool1d"
@@ -222,6 +227,7 @@ def _means(size, out, dtype):
     return (inside / np.maximum(end - start, 1)[:, None]).astype(dtype)
 
 
+@composite("upstream / window size, spread over the window")
 def adaptive_avg_pool2d(input, output_size):
     """The mean over each of ``output_size`` windows that tile the input (PyTorch's
     bounds: they may overlap by one)."""
@@ -234,6 +240,7 @@ def adaptive_avg_pool2d(input, output_size):
     return named(_unbatched(out, batched), "AdaptiveAvgPool2DBackward0")
 
 
+@composite("upstream / window size, spread over the window")
 def adaptive_avg_pool1d(input, output_size):
     """``adaptive_avg_pool2d`` along the last axis."""
     o = _adaptive_sizes("adaptive_avg_pool1d", output_size, input.shape[-1:], 1)[0]
@@ -241,6 +248,7 @@ def adaptive_avg_pool1d(input, output_size):
     return named(ops.squeeze(out, -2), "SqueezeBackward1")
 
 
+@composite("upstream at each window's maximum")
 def adaptive_max_pool2d(input, output_size, return_indices=False):
     """The maximum over each adaptive window (bounds as ``adaptive_avg_pool2d``'s), its
     gradient to that element; ``return_indices``: with their flat ``h * w`` indices."""
@@ -256,6 +264,7 @@ def adaptive_max_pool2d(input, output_size, return_indices=False):
     return out
 
 
+@composite("upstream at each window's maximum")
 def adaptive_max_pool1d(input, output_size, return_indices=False):
     """``adaptive_max_pool2d`` along the last axis."""
     o = _adaptive_sizes("adaptive_max_pool1d", output_size, input.shape[-1:], 1)[0]
@@ -271,6 +280,7 @@ def _lp(pooled, p, window):
                            1.0 / p), "PowBackward0")
 
 
+@composite("(x / lp)^(p - 1) upstream over the window")
 def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
     """``(sum over the window of x ** p) ** (1 / p)``."""
     k = _ints("lp_pool2d", "kernel_size", kernel_size)
@@ -278,6 +288,7 @@ def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
     return _lp(pooled, norm_type, k[0] * k[1])
 
 
+@composite("(x / lp)^(p - 1) upstream over the window")
 def lp_pool1d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
     """``lp_pool2d`` along the last axis."""
     pooled = avg_pool1d(ops.power(input, norm_type), kernel_size, stride, 0, ceil_mode)
