@@ -1112,3 +1112,14 @@ def test_a_pool_is_one_row_in_a_trace():
     assert [r.node for r in tr.backward] == ["sum", "add", "adaptive_avg_pool2d", "avg_pool2d", "max_pool2d"]
     # 1/16 from the adaptive mean everywhere, and 1/4 more at the maxima the 2x2 average took
     assert x.grad.flatten().tolist() == [0.3125 if k in (5, 6, 9, 10) else 0.0625 for k in range(16)]
+
+
+def test_normalizations_activations_and_losses_are_one_row_each_in_a_trace():
+    import gradmagic as gm
+    x = torch.tensor([[0.5, -1.0, 2.0], [1.5, 0.0, -0.5]], requires_grad=True)
+    with gm.trace() as tr:
+        y = F.layer_norm(x, (3,)) + F.batch_norm(x, torch.zeros(3), torch.ones(3), training=True)
+        y = F.hardswish(y) + F.mish(y)
+        F.kl_div(y.log_softmax(1), torch.full((2, 3), 1 / 3), reduction="batchmean").backward()
+    assert [r.node for r in tr.forward] == ["layer_norm", "batch_norm", "add", "hardswish", "mish", "add",
+                                            "log_softmax", "kl_div"]

@@ -16,6 +16,7 @@ import warnings
 import numpy as np
 
 from ...core import ops, special
+from ...core.primitive import composite
 from ...core.special import SELU_ALPHA, SELU_SCALE
 from ..graph import as_tensor_of
 from ..values import DEFAULT_GENERATOR, named, type_name
@@ -29,6 +30,7 @@ def _done(input, out, name, inplace, in_place_name=None):
     return named(out, name)
 
 
+@composite("0 up to -3, (2 x + 3) / 6 between, 1 from 3", elementwise=True)
 def hardswish(input, inplace=False):
     """``x relu6(x + 3) / 6``: 0 up to -3, ``x (x + 3) / 6`` between, ``x`` from 3 (PyTorch's
     gradient at -3 and 3 those of the sides outside)."""
@@ -38,6 +40,7 @@ def hardswish(input, inplace=False):
     return _done(input, out, "HardswishBackward0", inplace)
 
 
+@composite("1/6 strictly between -3 and 3", elementwise=True)
 def hardsigmoid(input, inplace=False):
     """``relu6(x + 3) / 6``, its gradient ``1/6`` strictly between -3 and 3."""
     x = input
@@ -48,6 +51,7 @@ def hardsigmoid(input, inplace=False):
     return _done(input, out, "HardsigmoidBackward0", inplace)
 
 
+@composite("tanh(sp) + x sigmoid(x) (1 - tanh(sp)^2), sp = softplus(x)", elementwise=True)
 def mish(input, inplace=False):
     """``x tanh(softplus(x))``."""
     x = input
@@ -56,6 +60,7 @@ def mish(input, inplace=False):
     return _done(input, out, "MishBackward0", inplace)
 
 
+@composite("softmin's Jacobian")
 def softmin(input, dim=None, _stacklevel=3, dtype=None):
     """``softmax(-input, dim)``; no ``dim``: PyTorch's legacy choice (0 for a 0-, 1- or 3-d
     input, else 1), with its warning."""
@@ -66,6 +71,7 @@ def softmin(input, dim=None, _stacklevel=3, dtype=None):
     return named((-input).softmax(dim, dtype), "SoftmaxBackward0")
 
 
+@composite("1 outside [-lambd, lambd]", elementwise=True)
 def softshrink(input, lambd=0.5):
     """``x - lambd`` above ``lambd``, ``x + lambd`` below ``-lambd``, else 0."""
     if lambd < 0:
@@ -78,17 +84,20 @@ def softshrink(input, lambd=0.5):
     return named(out, "SoftshrinkBackward0")
 
 
+@composite("1 outside [-lambd, lambd]", elementwise=True)
 def hardshrink(input, lambd=0.5):
     """``x`` outside ``[-lambd, lambd]``, else 0."""
     inside = ops.logical_and(input >= -lambd, input <= lambd)
     return named(ops.where(inside, 0.0, input), "HardshrinkBackward0")
 
 
+@composite("tanh(x)^2", elementwise=True)
 def tanhshrink(input):
     """``x - tanh(x)``."""
     return input - ops.tanh(input)
 
 
+@composite("1 above threshold", elementwise=True)
 def threshold(input, threshold, value, inplace=False):
     """``x`` above ``threshold``, else ``value``."""
     return _thresholded(input, threshold, value, inplace)
@@ -111,6 +120,7 @@ def _elu(input, alpha, scale=1.0, input_scale=1.0):
     return scale * ops.where(input > 0, input, alpha * ops.expm1(negative * input_scale))
 
 
+@composite("1 where x > 0, else exp(x / alpha)", elementwise=True)
 def celu(input, alpha=1.0, inplace=False):
     """``max(0, x) + min(0, alpha (exp(x / alpha) - 1))``."""
     x = input
@@ -123,6 +133,7 @@ def celu_(input, alpha=1.0):
     return celu(input, alpha, inplace=True)
 
 
+@composite("sigmoid(b) for a, a sigmoid'(b) for b")
 def glu(input, dim=-1):
     """``a * sigmoid(b)``, ``a`` and ``b`` the halves of ``input`` along ``dim``."""
     if input.ndim == 0:
@@ -139,6 +150,7 @@ def glu(input, dim=-1):
     return named(ops.getitem(input, first) * ops.sigmoid(ops.getitem(input, second)), "GluBackward0")
 
 
+@composite("1 where x > 0, else weight", "x where x <= 0, summed")
 def prelu(input, weight):
     """``x`` above 0, ``weight x`` at or below, ``weight`` one slope or one per channel
     (axis 1)."""
@@ -151,6 +163,7 @@ def prelu(input, weight):
     return named(ops.where(input > 0, input, w * input), "PreluKernelBackward0")
 
 
+@composite("1 where x >= 0, else the slope", elementwise=True)
 def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
     """``x`` above 0, else ``a x``: ``a`` the mean slope ``(lower + upper) / 2`` out of
     training; in training one drawn uniformly in ``[lower, upper]`` per element (from the

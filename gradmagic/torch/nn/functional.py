@@ -244,6 +244,8 @@ def pad(input, pad, mode="constant", value=None):
     return named(out, names[mode])
 
 
+@composite("through the statistics over normalized_shape", "none", "x normalized, summed",
+           "upstream summed")
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     """``(input - mean) / sqrt(var + eps) * weight + bias`` over the last axes, those of
     ``normalized_shape`` (the variance the biased one)."""

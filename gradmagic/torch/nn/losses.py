@@ -12,6 +12,7 @@ import warnings
 import numpy as np
 
 from ...core import ops, special, statistics
+from ...core.primitive import composite
 from ..modes import is_grad_enabled
 from ..subgradients import vector_norm
 from ..values import named
@@ -54,6 +55,7 @@ def _raw(t):
     return np.asarray(t.numpy(force=True)) if hasattr(t, "numpy") else np.asarray(t)
 
 
+@composite("d loss / d input")
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
     """``target (log(target) - input)`` (``log_target``: ``exp(target) (target - input)``),
     ``batchmean``: summed over the batch's size; ``mean`` warns as PyTorch's does."""
@@ -75,6 +77,7 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
     return reduced(loss, reduction)
 
 
+@composite("d loss / d input")
 def poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8,
                      reduce=None, reduction="mean"):
     """``exp(input) - target input`` (``log_input``), or ``input - target log(input + eps)``;
@@ -92,6 +95,7 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
     return reduced(loss, reduction)
 
 
+@composite("d loss / d input")
 def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"):
     """``(log(var) + (input - target)^2 / var) / 2`` (``full``: plus ``log(2 pi) / 2``),
     ``var`` raised to ``eps`` where smaller, that step without a gradient of its own (as
@@ -116,6 +120,7 @@ def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"
     return reduced(loss, reduction)
 
 
+@composite("d loss / d input")
 def margin_ranking_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None,
                         reduction="mean"):
     """``max(0, -target (input1 - input2) + margin)``."""
@@ -128,6 +133,7 @@ def margin_ranking_loss(input1, input2, target, margin=0.0, size_average=None, r
     return reduced(loss, reduction)
 
 
+@composite("d loss / d input")
 def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None, reduction="mean"):
     """``input`` where ``target`` is 1, ``max(0, margin - input)`` where it is -1."""
     valid(reduction)
@@ -136,6 +142,7 @@ def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=No
     return reduced(named(loss, "AddBackward0"), reduction)
 
 
+@composite("d loss / d input")
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     """``log(1 + exp(-target input))``."""
     valid(reduction)
@@ -143,6 +150,7 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
     return named(reduced(ops.softplus(-target * input), reduction), "SoftMarginLossBackward0")
 
 
+@composite("d loss / d input")
 def cosine_embedding_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None,
                           reduction="mean"):
     """``1 - cos(input1, input2)`` where ``target`` is 1, ``max(0, cos - margin)`` where it
@@ -165,6 +173,7 @@ def cosine_embedding_loss(input1, input2, target, margin=0.0, size_average=None,
     return reduced(named(loss, "AddBackward0"), reduction)
 
 
+@composite("d loss / d input")
 def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     """``||x1 - x2 + eps||_p`` along the last axis (of the two broadcast together)."""
     broadcastable(x1, x2)
@@ -172,6 +181,7 @@ def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     return named(vector_norm(x1 - x2 + eps, p, dim, keepdim=keepdim), "NormBackward1")
 
 
+@composite("d loss / d input")
 def pdist(input, p=2):
     """The p-norm distances between the rows of ``input`` (N, M), each pair ``i < j`` once,
     in row order (its gradient 0 where two rows are equal, as PyTorch's)."""
@@ -184,6 +194,7 @@ def pdist(input, p=2):
     return named(vector_norm(diff, p, -1), "PdistBackward0")
 
 
+@composite("d loss / d input")
 def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False,
                         size_average=None, reduce=None, reduction="mean"):
     """``max(0, margin + d(anchor, positive) - d(anchor, negative))``, ``d`` the
@@ -202,6 +213,7 @@ def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, s
     return reduced(named(clamp_min(margin + d_pos - d_neg), "ClampMinBackward0"), reduction)
 
 
+@composite("d loss / d input")
 def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None,
                                 reduction="mean"):
     """``-(t log sigmoid(x) + (1 - t) log sigmoid(-x))``, weighted, the mean over the
@@ -214,6 +226,7 @@ def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, r
     return reduced(loss, reduction, "{} is not valid")
 
 
+@composite("d loss / d input")
 def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None, reduce=None,
                       reduction="mean"):
     """``sum over i != y of max(0, margin - x[y] + x[i])^p * weight[y] / C`` per sample,

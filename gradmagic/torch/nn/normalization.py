@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...core import layout, ops
+from ...core.primitive import composite
 from ..modes import no_grad
 from ..values import named
 
@@ -56,6 +57,7 @@ def _normalized(input, mean, var, eps):
     return (input - mean) / ops.sqrt(var + eps)
 
 
+@composite("through the batch statistics", "none (updated in place)", "none (updated in place)", "x normalized, summed", "upstream summed")
 def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False,
                momentum=0.1, eps=1e-5):
     """``(x - mean) / sqrt(var + eps) * weight + bias`` per channel (axis 1): in training
@@ -86,6 +88,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     return named(_affine(out, weight, bias), "NativeBatchNormBackward0")
 
 
+@composite("through the instance statistics", "none (updated in place)", "none (updated in place)", "x normalized, summed", "upstream summed")
 def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None,
                   use_input_stats=True, momentum=0.1, eps=1e-5):
     """``batch_norm`` of each sample on its own: each (sample, channel) normalized over
@@ -117,6 +120,7 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
     return named(_affine(out, weight, bias), "ViewBackward0")
 
 
+@composite("through the group statistics", "none", "x normalized, summed", "upstream summed")
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     """Each sample's channels in ``num_groups`` groups, each group normalized over its
     channels and the spatial axes (the biased variance), then scaled per channel."""
@@ -140,6 +144,7 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     return named(_affine(out, weight, bias), "NativeGroupNormBackward0")
 
 
+@composite("through the neighbours' squares")
 def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
     """``x / (k + alpha * mean of x^2 over the ``size`` channels around) ^ beta``, the
     window zero-padded at the ends of the channel axis (``size // 2`` before)."""
