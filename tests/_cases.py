@@ -33,6 +33,19 @@ def same_as_printed(got, want):
     return type(got) is type(want) and got == want
 
 
+def same_to_float32(got, want):
+    """``got`` equals what a framework printed in float32: floats to 2e-6 relative or 5e-7
+    absolute (its float32 functions and NumPy's differ in the last bits; ``1 - tanh^2`` far
+    out is a few float32 ulps of 1), NaN equal to NaN, everything else exactly."""
+    if isinstance(want, (list, tuple)):
+        return isinstance(got, (list, tuple)) and len(got) == len(want) and all(
+            same_to_float32(g, w) for g, w in zip(got, want))
+    if isinstance(want, float):
+        return isinstance(got, float) and (math.isnan(got) and math.isnan(want) or math.isclose(
+            got, want, rel_tol=2e-6, abs_tol=5e-7))
+    return type(got) is type(want) and got == want
+
+
 def rng_for(*key):
     """A generator seeded by the test case, so every case draws its own fixed numbers."""
     return np.random.default_rng(zlib.crc32(repr(key).encode()))

@@ -9,10 +9,9 @@ bits (tanh, sqrt), so they are compared to 2e-6 relative, or 5e-7 absolute (a fe
 float32 ulps of numbers near 1, where ``1 - tanh^2`` cancels).
 """
 
-import math
-
 import numpy as np
 import pytest
+from _cases import same_to_float32 as same
 
 import gradmagic.jax as gjax
 import gradmagic.jax.numpy as jnp
@@ -366,16 +365,6 @@ JAX = {'binary add': [[1.4000000953674316, -0.8000000715255737, 1.5, 1.399999976
  'unary tanh': [[0.2913126051425934, -0.8336545825004578, 0.9640275835990906, 0.6043677926063538],
                 [[0.915136992931366, 0.6100401878356934, 0.21195244789123535, 2.5389583110809326]]]}
 
-
-def same(got, want):
-    """Equal as JAX printed them: floats to float32's last bits, the rest exactly."""
-    if isinstance(want, (list, tuple)):
-        return isinstance(got, (list, tuple)) and len(got) == len(want) and all(
-            same(g, w) for g, w in zip(got, want))
-    if isinstance(want, float):
-        return isinstance(got, float) and (math.isnan(got) and math.isnan(want) or math.isclose(
-            got, want, rel_tol=2e-6, abs_tol=5e-7))  # (1 - tanh^2 far out: a few float32 ulps of 1)
-    return type(got) is type(want) and got == want
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

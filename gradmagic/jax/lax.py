@@ -10,6 +10,8 @@ from ..core import ops, special
 from ..core.tensor import Tensor
 from .array import asarray, to_array
 from .control import cond, fori_loop, leaf, map, scan, switch, while_loop
+from .convolution import (ConvDimensionNumbers, conv, conv_dimension_numbers, conv_general_dilated,
+                          conv_transpose, conv_with_general_padding, padtype_to_pads, reduce_window)
 from .primitives import (FUNCTIONS, RoundingMethod, argmax, argmin, batch_matmul, broadcast,
                          broadcast_in_dim, broadcasted_iota, concatenate, convert_element_type, div,
                          dot, dot_general, expand_dims, floating, full, full_like, index_in_dim, iota,
@@ -161,7 +163,8 @@ def __getattr__(name):
                          "dynamic_index_in_dim, clamp, the elementwise primitives (add, mul, "
                          "exp, sin, logistic, ...), the shape ones (reshape, broadcast_in_dim, "
                          "pad, concatenate, slice, ...), dot_general, the reductions and the "
-                         "cumulative ones; not the collectives, convolutions, windows or sharding")
+                         "cumulative ones, conv_general_dilated (conv, conv_transpose ...) and "
+                         "reduce_window of max, min and add; not the collectives or sharding")
 
 
 __all__ = ["stop_gradient", "cond", "switch", "select", "while_loop", "fori_loop", "scan", "map",
@@ -171,4 +174,6 @@ __all__ = ["stop_gradient", "cond", "switch", "select", "while_loop", "fori_loop
            "batch_matmul", "broadcast", "broadcast_in_dim", "broadcasted_iota", "concatenate",
            "convert_element_type", "div", "dot", "dot_general", "expand_dims", "full", "full_like",
            "index_in_dim", "iota", "pad", "rem", "reshape", "rev", "round", "slice", "slice_in_dim",
-           "squeeze", "top_k", "transpose", *FUNCTIONS]
+           "squeeze", "top_k", "transpose", "ConvDimensionNumbers", "conv", "conv_dimension_numbers",
+           "conv_general_dilated", "conv_transpose", "conv_with_general_padding", "padtype_to_pads",
+           "reduce_window", *FUNCTIONS]
