@@ -716,3 +716,12 @@ def test_itemsize_and_nbytes_are_properties_as_pytorchs():
     x = torch.zeros(3, 2)
     assert (x.itemsize, x.nbytes) == (4, 24)  # PyTorch 2.13.0: 4 24
     assert (torch.zeros(5, dtype=torch.float64).nbytes, torch.zeros(2, dtype=torch.int8).itemsize) == (40, 1)
+
+
+def test_copysign_passes_nan_to_the_gradient_as_pytorch():
+    # PyTorch 2.13.0: grad [nan, 0., -1., -1.] (the engine's copysign, shared with NumPy's)
+    x = torch.tensor([float("nan"), 0.0, -2.0, 3.0], requires_grad=True)
+    y = torch.copysign(x, torch.tensor([1.0, -1.0, 1.0, -1.0]))
+    y.sum().backward()
+    g = x.grad.tolist()
+    assert np.isnan(g[0]) and g[1:] == [0.0, -1.0, -1.0] and str(y.grad_fn) == "<CopysignBackward0>"

@@ -9,7 +9,8 @@ naming the function and the way out.
 """
 
 from ..errors import NoGradientError
-from . import contract, creation, determinant, layout, linalg, ops, special, statistics
+from . import (aliases, contract, creation, determinant, layout, linalg, lstsq, nanfunctions, ops, signal,
+               special, statistics)
 from .context import stack
 from .primitive import apply, binary, unary
 from .tensor import Tensor, Variable
@@ -17,7 +18,12 @@ from .tensor import Tensor, Variable
 # NumPy function -> its differentiable form, from every family of the catalogue
 FUNCTIONS = {**ops.FUNCTIONS, **layout.FUNCTIONS, **contract.FUNCTIONS, **linalg.FUNCTIONS,
              **determinant.FUNCTIONS, **statistics.FUNCTIONS, **special.FUNCTIONS,
-             **creation.FUNCTIONS}
+             **creation.FUNCTIONS, **statistics.COVARIANCE, **nanfunctions.FUNCTIONS, **signal.FUNCTIONS,
+             **aliases.FUNCTIONS, **lstsq.FUNCTIONS}
+# NumPy ufunc -> Primitive: the op catalogue's and the elementwise ops of special.py; and
+# ufunc -> function, for those composed or called with keyword arguments (vecdot's axis)
+UFUNCS = {**ops.UFUNCS, **special.UFUNCS}  # looked up on every NumPy call on a Tensor
+UFUNC_FUNCTIONS = {**special.UFUNC_FUNCTIONS, **aliases.UFUNC_FUNCTIONS}
 NONDIFF_FUNCTIONS = ops.NONDIFF_FUNCTIONS
 
 # operator -> Primitive, for the operators that run on every call (one call into the engine)
@@ -121,7 +127,10 @@ def dispatch_ufunc(ufunc, method, inputs, kwargs):
             "use the functions np.sum, np.cumsum, np.max ... which have one, or wrap it in a "
             "function decorated with @gm.custom_gradient that computes on x.numpy() and "
             "returns (y, grad_fn)")
-    prim = ops.UFUNCS.get(ufunc)
+    impl = UFUNC_FUNCTIONS.get(ufunc)
+    if impl is not None:
+        return impl(*inputs, **kwargs)
+    prim = UFUNCS.get(ufunc)
     if prim is None:
         if not _followed(inputs, kwargs):  # no gradient to lose: NumPy's own (np.left_shift)
             return ops.nondiff(ufunc, inputs, kwargs)
@@ -154,9 +163,6 @@ def _followed(args, kwargs):
                     tape.follows(t) or tape.watches_on_use(t) for tape in tapes)):
                 return True
     return False
-
-
-UFUNCS = ops.UFUNCS  # looked up on every NumPy call on a Tensor
 
 
 def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):

@@ -2,7 +2,9 @@
 there too; ``softmax`` and ``log_softmax``, which every dialect's namespace maps, and the
 constants and formulas of the activations they share (``selu``'s, ``gelu``'s two forms),
 and ``erf``, ``erfc`` and ``erfinv``, which NumPy lacks and the exact ``gelu`` needs, and SciPy's ``xlogy``,
-``xlog1py``, ``gammaln`` (``lgamma``) and ``polygamma`` (``digamma`` its order 0).
+``xlog1py``, ``gammaln`` (``lgamma``) and ``polygamma`` (``digamma`` its order 0); and
+NumPy's elementwise functions that are ops of their own here (``heaviside``, ``copysign``,
+``fmax``, ``fmin``, ``fix``), with ``float_power``, composed (``UFUNCS``, ``UFUNC_FUNCTIONS``).
 
 ``sin(y) / y`` differentiated as written has ``0 / 0`` at 0, and a ``where`` that picks
 1 there gives the right value and first derivative but a second derivative of 0 (it is
@@ -19,10 +21,11 @@ import math
 
 import numpy as np
 
-from .._backend import to_host
-from ..errors import GradientValueError
+from .._backend import kind, numpy_dtype, to_host
+from ..errors import GradientValueError, NoGradientError
 from . import ops
 from .primitive import Primitive, apply, composite, defvjp
+from .tensor import raw
 
 _TERMS = 12  # of the series: the last is below 1 / 22! for |y| < 1
 
@@ -339,4 +342,109 @@ def digamma(x):
     return polygamma(0, x)
 
 
+# -- NumPy's elementwise functions the op catalogue lacks ---------------------------------
+def _heaviside(xp, x1, x2):
+    if xp is np:
+        return np.heaviside(x1, x2)
+    return xp.where(x1 < 0, 0, xp.where(x1 > 0, 1, xp.where(x1 == 0, x2, x1)))  # NaN stays NaN
+
+
+def _copysign(xp, x1, x2):
+    return np.copysign(x1, x2) if xp is np else xp.copysign(x1, x2)
+
+
+def _fpick(larger):
+    """fmax (fmin): ``x1`` where it is the larger (smaller) or ``x2`` is NaN, else ``x2``."""
+    def pick(xp, x1, x2):
+        if xp is np:
+            return (np.fmax if larger else np.fmin)(x1, x2)
+        return xp.where(((x1 >= x2) if larger else (x1 <= x2)) | xp.isnan(x2), x1, x2)
+    return pick
+
+
+def _fix(xp, x):
+    return np.fix(x) if xp is np else xp.trunc(x) if kind(x.dtype) in "fc" else x
+
+
+HEAVISIDE = Primitive("heaviside", _heaviside, elementwise=True)
+COPYSIGN = Primitive("copysign", _copysign, elementwise=True)
+FMAX = Primitive("fmax", _fpick(True), elementwise=True)
+FMIN = Primitive("fmin", _fpick(False), elementwise=True)
+FIX = Primitive("fix", _fix, elementwise=True)
+# piecewise constant in x1; the value is x2 where x1 is 0, so x2's derivative is 1 there
+defvjp(HEAVISIDE, lambda g, ans, x1, x2: ops.zeros_like(g), lambda g, ans, x1, x2: ops.where(x1 == 0, g, 0),
+       labels=("0", "[x1 == 0]"))
+# |x1| sign(x2): |x1|'s derivative (sign(x1), 0 at 0, as abs's) times x2's sign bit's sign
+defvjp(COPYSIGN, lambda g, ans, x1, x2: ops.where(ops.signbit(x2), -g, g) * ops.sign(x1),
+       lambda g, ans, x1, x2: ops.zeros_like(g), labels=("sign(x1) copysign(1, x2)", "0"))
+
+
+def _first_of(test):
+    """fmax's (fmin's) choice: x1 where ``test`` holds (a tie: x1, as ``maximum``'s rule) or
+    x2 is NaN; so the gradient goes to the operand that is not NaN (x1 where both are)."""
+    def chosen(x1, x2):
+        return test(x1, x2) | ops.isnan(x2)
+    return chosen
+
+
+_FMAX_X1, _FMIN_X1 = _first_of(ops.greater_equal), _first_of(ops.less_equal)
+defvjp(FMAX, lambda g, ans, x1, x2: ops.where(_FMAX_X1(x1, x2), g, 0),
+       lambda g, ans, x1, x2: ops.where(_FMAX_X1(x1, x2), 0, g), labels=("[x1 >= x2 or x2 NaN]", "[else]"))
+defvjp(FMIN, lambda g, ans, x1, x2: ops.where(_FMIN_X1(x1, x2), g, 0),
+       lambda g, ans, x1, x2: ops.where(_FMIN_X1(x1, x2), 0, g), labels=("[x1 <= x2 or x2 NaN]", "[else]"))
+defvjp(FIX, lambda g, ans, x: ops.zeros_like(g), labels=("0",))
+
+
+def heaviside(x1, x2):
+    """``np.heaviside``: 0 below 0, 1 above, ``x2`` at 0; derivative 0 in ``x1`` (piecewise
+    constant: 0 at the jump too), and in ``x2`` 1 where ``x1`` is 0 (the value is ``x2`` there)."""
+    return apply(HEAVISIDE, x1, x2)
+
+
+def copysign(x1, x2):
+    """``np.copysign``: ``|x1|`` with ``x2``'s sign bit; derivative ``sign(x1)`` times that
+    sign in ``x1`` (0 at ``x1 = 0``, as ``abs``'s), 0 in ``x2``."""
+    return apply(COPYSIGN, x1, x2)
+
+
+def fmax(x1, x2):
+    """``np.fmax``: the larger, NaN ignored (NaN only where both are); the gradient goes to
+    the operand chosen: at a tie to ``x1``, as ``np.maximum``'s rule here (TensorFlow's)."""
+    return apply(FMAX, x1, x2)
+
+
+def fmin(x1, x2):
+    """``np.fmin``: the smaller, NaN ignored; the gradient as ``fmax``'s (a tie: ``x1``)."""
+    return apply(FMIN, x1, x2)
+
+
+def fix(x, out=None):
+    """``np.fix``: rounded toward 0, NumPy's dtype (integers stay integers); derivative 0."""
+    ops.unsupported("np.fix", out=out)
+    return apply(FIX, x)
+
+
+def _float64(x):
+    """``x`` cast up to float64 as ``np.float_power`` computes it (a number stays a number)."""
+    if isinstance(x, (bool, int, float)):
+        return float(x)
+    dtype = getattr(raw(x), "dtype", None)
+    if dtype is None:
+        return ops.astype(np.asarray(x), np.float64)
+    return x if numpy_dtype(dtype) == np.float64 else ops.astype(x, np.float64)
+
+
+def float_power(x1, x2, out=None, dtype=None, **kwargs):
+    """``np.float_power``: ``x1 ** x2`` computed in float64 (so always a float64 result),
+    composed as a cast and ``power``, so every derivative is ``power``'s."""
+    ops.unsupported("np.float_power", out=out, **kwargs)
+    if any(kind(getattr(raw(v), "dtype", np.dtype(float))) == "c" for v in (x1, x2)):
+        raise NoGradientError("np.float_power of complex values has no gradient in gradmagic: "
+                              "it differentiates real values only")
+    y = ops.power(_float64(x1), _float64(x2))
+    return y if dtype is None else ops.astype(y, dtype)
+
+
 FUNCTIONS = {np.sinc: sinc}
+UFUNCS = {np.heaviside: HEAVISIDE, np.copysign: COPYSIGN, np.fmax: FMAX, np.fmin: FMIN}  # ufunc -> Primitive
+UFUNC_FUNCTIONS = {np.float_power: float_power}  # ufunc -> its form here, keyword arguments and all

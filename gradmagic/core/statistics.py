@@ -1,7 +1,7 @@
 """Sorting, order statistics and NaN-aware reductions of NumPy (``sort``, ``partition``,
 ``take_along_axis``, ``median``, ``percentile``, ``quantile``, ``ptp``, ``average``,
-``nansum``, ``nanmean``, ``nan_to_num``, ``select``, ``piecewise``, ``real``, ``imag``), and
-``polyval``.
+``nansum``, ``nanmean``, ``nan_to_num``, ``select``, ``piecewise``, ``real``, ``imag``),
+``polyval``, and ``cov`` and ``corrcoef`` (``COVARIANCE``).
 
 Each is composed from the op catalogue's primitives: a sort is the permutation NumPy's
 ``argsort`` finds (no gradient of its own) applied by indexing, so the gradient of each
@@ -9,6 +9,8 @@ output goes to the input it came from (at ties, to the one ``argsort`` placed th
 in JAX); masks of NaNs and infinities are constants. They differentiate to any order
 with no rule of their own. ``FUNCTIONS`` maps each NumPy function onto its form here.
 """
+
+import warnings
 
 import numpy as np
 
@@ -83,6 +85,12 @@ def _to_last(a, axis, fn):
     merged = ops.reshape(moved, tuple(shape[k] for k in kept) + (-1,))
     keep_shape = tuple(1 if k in axes else n for k, n in enumerate(shape))
     return merged, tuple(shape[k] for k in kept), keep_shape
+
+
+def axes_last(a, axis, fn):
+    """``a`` with the axes in ``axis`` (None: all) moved to the end and merged into one; the
+    shape the reduction keeps; and the shape ``keepdims`` gives (ones where ``axis`` was)."""
+    return _to_last(a, axis, fn)
 
 
 def _nan_where_nan(result, merged):
@@ -311,6 +319,97 @@ def polyval(p, x):
         y = y * x + c
     return y
 
+
+def _cov_weights(weights, n, name, integral):
+    """NumPy's checks of cov's ``fweights``/``aweights``, which are constants here."""
+    if isinstance(weights, Tensor):
+        raise NoGradientError(f"np.cov({name}=...): the weights are constants in gradmagic; give "
+                              "them as a NumPy array (np.asarray(w.numpy()))")
+    w = np.asarray(weights, dtype=float)
+    if integral and not np.all(w == np.around(w)):
+        raise TypeError("fweights must be integer")
+    if w.ndim > 1:
+        raise RuntimeError(f"cannot handle multidimensional {name}")
+    if w.shape[0] != n:
+        raise RuntimeError(f"incompatible numbers of samples and {name}")
+    if np.any(w < 0):
+        raise ValueError(f"{name} cannot be negative")
+    return w
+
+
+def _rows(m, dtype, rowvar, fn):
+    """``m`` as NumPy's cov reads it: cast to ``dtype``, at least 2-D, variables in rows."""
+    values = raw(m)
+    if not hasattr(values, "dtype"):
+        m = values = np.asarray(values)
+    if values.ndim > 2:
+        raise ValueError(f"{fn} has more than 2 dimensions")
+    if kind(values.dtype) == "c":
+        raise NoGradientError("np.cov of complex values has no gradient in gradmagic: it "
+                              "differentiates real values only")
+    x = m if numpy_dtype(values.dtype) == dtype else ops.astype(m, dtype)
+    if values.ndim < 2:
+        x = ops.reshape(x, (1, -1))
+    # NumPy's rule: m is transposed unless 1-D, y unless it has a single row
+    flip = values.ndim != 1 if fn == "m" else np.shape(raw(x))[0] != 1
+    return ops.transpose(x) if not rowvar and flip else x
+
+
+@composite("(x - mean) weighted / fact")
+def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None, *, dtype=None):
+    """``np.cov``: each pair of rows' (``rowvar=False``: columns') covariance, the samples
+    weighted by ``fweights * aweights``; in float64 unless ``dtype`` says (as NumPy). The
+    weights are constants."""
+    if ddof is not None and ddof != int(ddof):
+        raise ValueError("ddof must be integer")
+    if dtype is None:
+        dtype = np.result_type(*(numpy_dtype(getattr(raw(v), "dtype", np.asarray(raw(v)).dtype))
+                                 for v in (m, y) if v is not None), np.float64)
+    dtype = np.dtype(dtype)
+    x = _rows(m, dtype, rowvar, "m")
+    if np.shape(raw(x))[0] == 0:
+        return Tensor(_xp(x).reshape(_xp(x).asarray([], dtype=raw(x).dtype), (0, 0)))
+    if y is not None:
+        x = ops.concatenate([x, _rows(y, dtype, rowvar, "y")], axis=0)
+    ddof = (0 if bias else 1) if ddof is None else int(ddof)
+    n = np.shape(raw(x))[1]
+    w = None
+    if fweights is not None:
+        w = _cov_weights(fweights, n, "fweights", True)
+    if aweights is not None:
+        aw = _cov_weights(aweights, n, "aweights", False)
+        w = aw if w is None else w * aw
+    if w is None:
+        avg, fact = ops.mean(x, axis=1), n - ddof
+    else:
+        w_sum = float(np.sum(w))
+        avg = ops.sum(x * _xp(x).asarray(w.astype(dtype)), axis=1) / w_sum
+        fact = w_sum if ddof == 0 else w_sum - ddof if aweights is None else (
+            w_sum - ddof * float(np.sum(w * aw)) / w_sum)
+    if fact <= 0:
+        warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=3)
+        fact = 0.0
+    x = x - ops.expand_dims(avg, 1)
+    x_t = ops.transpose(x if w is None else x * _xp(x).asarray(w.astype(dtype)))
+    with np.errstate(divide="ignore"):
+        scale = np.true_divide(1, fact)
+    return ops.squeeze(ops.matmul(x, x_t) * dtype.type(scale))
+
+
+@composite("cov's, scaled by the standard deviations")
+def corrcoef(x, y=None, rowvar=True, *, dtype=None):
+    """``np.corrcoef``: ``cov`` over the outer product of the standard deviations, clipped to
+    [-1, 1] as NumPy (so an entry clipped there has no gradient)."""
+    c = cov(x, y, rowvar, dtype=dtype)
+    if np.ndim(raw(c)) != 2:  # a single variable: nan where its variance is nan, inf or 0, else 1
+        return c / c
+    d = ops.sqrt(ops.getitem(c, (_xp(c).arange(np.shape(raw(c))[0]),) * 2))
+    c = c / ops.expand_dims(d, 1)
+    c = c / ops.expand_dims(d, 0)
+    return ops.clip(c, -1, 1)
+
+
+COVARIANCE = {np.cov: cov, np.corrcoef: corrcoef}  # kept apart: FUNCTIONS's entries each have their case
 
 FUNCTIONS = {
     np.sort: sort, np.partition: partition, np.take_along_axis: take_along_axis,

@@ -84,22 +84,15 @@ def logit(self, eps=None):
 
 
 # -- two-argument functions --------------------------------------------------------------
-def _ignoring_nan(fn, self, other, keep):
-    other = tensor_other(fn, other)
-    a, b = self.value, other.value
-    with np.errstate(invalid="ignore"):
-        mask = keep(a, b) | (np.isnan(b) if b.dtype.kind == "f" else False)
-    return named(ops.where(mask, self, other), fn.capitalize() + "Backward0")
-
-
 def fmax(self, other):
     """The larger of the two, the other where one is NaN (NaN where both are); the gradient
-    to ``input`` where it is the result (ties included), else to ``other``."""
-    return _ignoring_nan("fmax", self, other, lambda a, b: a >= b)
+    to ``input`` where it is the result (ties included), else to ``other`` (the engine's
+    ``fmax``, whose convention is PyTorch's)."""
+    return named(special.fmax(self, tensor_other("fmax", other)), "FmaxBackward0")
 
 
 def fmin(self, other):
-    return _ignoring_nan("fmin", self, other, lambda a, b: a <= b)
+    return named(special.fmin(self, tensor_other("fmin", other)), "FminBackward0")
 
 
 def clamp_min(self, min):  # noqa: A002  (PyTorch's name)
@@ -118,14 +111,10 @@ def copysign(self, other):
     where it is 0, as PyTorch's) and 0 to ``other``."""
     dtype = float_result([self, other])
     x = self if self.dtype == dtype else self.type(dtype)
-    o = raw(other)
-    value = np.copysign(x.value, o.astype(dtype))
-    k = np.where(np.signbit(x.value) != np.signbit(o), -1, 1).astype(dtype)
-    out = ops.where((x.value == 0) | np.isnan(x.value), value, x * k)
-    if isinstance(other, CoreTensor):  # a zero gradient, as PyTorch gives it
-        out = ops.where(np.ones(np.shape(value), bool), out, other if other.dtype == dtype else other.type(dtype))
-        return named(out, "CopysignBackward0")
-    return named(out, "CopysignBackward1")
+    if isinstance(other, CoreTensor):  # (the engine's copysign: a zero gradient to other)
+        o = other if other.dtype == dtype else other.type(dtype)
+        return named(special.copysign(x, o), "CopysignBackward0")
+    return named(special.copysign(x, raw(other).astype(dtype)), "CopysignBackward1")
 
 
 def heaviside(self, values):
