@@ -284,6 +284,7 @@ for _module in MORE:
     globals().update({name: _method(name) for name in _module.METHODS
                       if name not in getattr(_module, "TENSOR_ONLY", ())})
     globals().update(_module.FUNCTIONS)
+del _module, _name, _f  # (the loops' names are no torch attribute)
 
 
 def pow(input, exponent):  # noqa: A001
