@@ -46,6 +46,31 @@ def same_to_float32(got, want):
     return type(got) is type(want) and got == want
 
 
+def torch_inputs(shapes, dtype, scale=1.0, seed=0):
+    """Seeded standard-normal gradmagic.torch tensors of ``shapes`` (times ``scale``) that
+    require grad."""
+    import gradmagic.torch as torch
+    rng = np.random.default_rng(seed)
+    return [torch.tensor(rng.standard_normal(s) * scale, dtype=dtype, requires_grad=True) for s in shapes]
+
+
+def weighted_gradients(y, xs, dtype=None):
+    """``[value, each input's gradient]`` for the outputs ``y`` (a tensor, or a tuple: then a
+    list of their values) weighted 1, 2, 3 ... across them, so that a gradient that mixes up
+    elements shows; with ``dtype``, every output and gradient must have it."""
+    import gradmagic.torch as torch
+    ys = y if isinstance(y, tuple) else (y,)
+    total, start = 0, 1
+    for o in ys:
+        assert dtype is None or o.dtype == dtype
+        w = torch.tensor(np.arange(start, start + o.numel()).reshape(tuple(o.shape)), dtype=o.dtype)
+        total, start = total + (o * w).sum(), start + o.numel()
+    total.backward()
+    assert dtype is None or all(x.grad.dtype == dtype for x in xs)
+    values = [o.detach().numpy() for o in ys]
+    return [values if isinstance(y, tuple) else values[0]] + [x.grad.numpy() for x in xs]
+
+
 def rng_for(*key):
     """A generator seeded by the test case, so every case draws its own fixed numbers."""
     return np.random.default_rng(zlib.crc32(repr(key).encode()))

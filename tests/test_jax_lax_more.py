@@ -402,3 +402,11 @@ def test_scipy_special_ndtr_erfinv_and_ndtri_as_jax():
         [-2.326347827911377, -0.5244004726409912, 0.0, 2.326348304748535],
         [37.52043151855469, 2.876103639602661, 2.5066282749176025, 37.52046585083008],
         [0.008862501010298729, 0.27246275544166565, 0.4769362807273865, 1.821386694908142]])
+
+
+def test_a_negative_start_counts_from_the_end_as_jaxs():
+    # JAX 0.10.2 printed these; a start of -1 was taken modulo n + 1 (the empty slice [3:3])
+    x = jnp.arange(6.0).reshape(2, 3)
+    assert gjax.lax.index_in_dim(x, -1, 1, False).tolist() == [2.0, 5.0]
+    assert gjax.lax.slice_in_dim(x, -2, None, axis=1).tolist() == [[1.0, 2.0], [4.0, 5.0]]
+    assert gjax.lax.slice_in_dim(x, -3, -1, axis=1).tolist() == [[0.0, 1.0], [3.0, 4.0]]

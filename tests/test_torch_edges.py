@@ -273,3 +273,26 @@ def test_relu_is_one_row_named_relu_in_a_trace():
         (torch.nn.functional.relu(x) + torch.relu(x) + x.relu()).sum().backward()
     assert [r.node for r in tr.forward] == ["relu", "relu", "add", "relu", "add", "sum"]
     assert x.grad.tolist() == [0.0, 3.0]
+
+
+def test_a_constant_written_in_place_in_grad_mode_cuts_the_old_gradient():
+    # PyTorch 2.13.0: a.grad [0, 0] and CopyBackwards / NormalBackward0 / UniformBackward0;
+    # before, copy_ of a constant and normal_ passed the old values' gradient through ([6, 6])
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    for write, name in ((lambda y: y.copy_(torch.tensor([5.0, 6.0])), "CopyBackwards"),
+                        (lambda y: y.normal_(), "NormalBackward0"),
+                        (lambda y: y.uniform_(), "UniformBackward0")):
+        a.grad = None
+        y = a * 2
+        write(y)
+        (y * 3).sum().backward()
+        assert a.grad.tolist() == [0.0, 0.0] and str(y.grad_fn) == f"<{name}>"
+    y = a * 2
+    with torch.no_grad():  # under no_grad a change the graph does not see, as PyTorch's
+        y.copy_(torch.tensor([5.0, 6.0]))
+    a.grad = None
+    (y * 3).sum().backward()
+    assert a.grad.tolist() == [6.0, 6.0]
+    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad is being used in an "
+                                           "in-place operation"):
+        torch.empty(3, requires_grad=True).normal_()

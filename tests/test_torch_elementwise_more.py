@@ -14,6 +14,7 @@ import math
 import numpy as np
 import pytest
 from _cases import same_as_printed as same
+from _cases import weighted_gradients
 
 import gradmagic.torch as torch
 
@@ -195,10 +196,7 @@ def inputs(name, dtype, seed=0):
 def run(name, dtype):
     """The value, and each input's gradient of the output weighted 1, 2, 3 ..."""
     xs = inputs(name, dtype)
-    y = CASES[name][0](torch, *xs)
-    w = torch.tensor(np.arange(1, 1 + y.numel()).reshape(tuple(y.shape)), dtype=y.dtype)
-    (y * w).sum().backward()
-    return [y.detach().numpy()] + [x.grad.numpy() for x in xs]
+    return weighted_gradients(CASES[name][0](torch, *xs), xs)
 
 
 @pytest.mark.parametrize("name", list(CASES))

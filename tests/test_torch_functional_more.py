@@ -8,6 +8,7 @@ Expected values and gradients were printed by PyTorch 2.13.0+cpu running the sam
 
 import numpy as np
 import pytest
+from _cases import torch_inputs, weighted_gradients
 
 import gradmagic.torch as torch
 import gradmagic.torch.nn.functional as F
@@ -86,21 +87,11 @@ PYTORCH = {'cos': [[-0.3517, 0.23385], [[1.21329, 0.70399, -0.09298], [-2.85351,
                    [[[6.0, 4.0, 5.0, 13.0], [27.0, 11.0, 12.0, 27.0]]]]}
 
 
-def inputs(shapes, scale, dtype, seed=0):
-    rng = np.random.default_rng(seed)
-    return [torch.tensor(rng.standard_normal(s) * scale, dtype=dtype, requires_grad=True) for s in shapes]
-
-
 def run(name, dtype):
-    """The value, and each input's gradient of the output weighted 1, 2, 3 ... (so that a
-    gradient that mixes up elements shows)."""
+    """The value, and each input's gradient of the output weighted 1, 2, 3 ..."""
     fn, shapes, scale = CASES[name]
-    xs = inputs(shapes, scale, dtype)
-    y = fn(*xs)
-    w = torch.tensor(np.arange(1, 1 + y.numel()).reshape(tuple(y.shape)), dtype=y.dtype)
-    (y * w).sum().backward()
-    assert y.dtype == dtype and all(x.grad.dtype == dtype for x in xs)
-    return [y.detach().numpy()] + [x.grad.numpy() for x in xs]
+    xs = torch_inputs(shapes, dtype, scale)
+    return weighted_gradients(fn(*xs), xs, dtype)
 
 
 @pytest.mark.parametrize("name", list(CASES))
@@ -126,7 +117,7 @@ SMOOTH = [n for n in CASES if n not in ("normalize tiny", "cos tiny", "dropout 1
 @pytest.mark.parametrize("name", SMOOTH)
 def test_first_and_second_derivatives_match_finite_differences(name):
     fn, shapes, scale = CASES[name]
-    xs = tuple(inputs(shapes, scale, torch.float64, seed=1))
+    xs = tuple(torch_inputs(shapes, torch.float64, scale, seed=1))
     assert torch.autograd.gradcheck(fn, xs)
     assert torch.autograd.gradgradcheck(fn, xs)
 

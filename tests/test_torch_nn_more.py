@@ -13,6 +13,7 @@ import warnings
 
 import numpy as np
 import pytest
+from _cases import torch_inputs, weighted_gradients
 
 import gradmagic.torch as torch
 import gradmagic.torch.nn.functional as F
@@ -695,21 +696,12 @@ NAMES = {'adaptive_avg_pool1d': 'SqueezeBackward1',
  'unfold pad dil stride': 'Im2ColBackward0'}
 
 
-def inputs(shapes, scale, dtype, seed=0):
-    rng = np.random.default_rng(seed)
-    return [torch.tensor(rng.standard_normal(s) * scale, dtype=dtype, requires_grad=True) for s in shapes]
-
-
 def run(name, dtype):
-    """The value, and each input's gradient of the output weighted 1, 2, 3 ... (so that a
-    gradient that mixes up elements shows)."""
+    """The value, and each input's gradient of the output weighted 1, 2, 3 ...; and the output."""
     fn, shapes, scale = CASES[name]
-    xs = inputs(shapes, scale, dtype)
+    xs = torch_inputs(shapes, dtype, scale)
     y = fn(*xs)
-    w = torch.tensor(np.arange(1, 1 + y.numel()).reshape(tuple(y.shape)), dtype=y.dtype)
-    (y * w).sum().backward()
-    assert y.dtype == dtype and all(x.grad.dtype == dtype for x in xs)
-    return [y.detach().numpy()] + [x.grad.numpy() for x in xs], y
+    return weighted_gradients(y, xs, dtype), y
 
 
 @pytest.mark.parametrize("name", list(CASES))
@@ -738,7 +730,7 @@ SMOOTH = [n for n in CASES if "kink" not in n and "ties" not in n and "clamped" 
 @pytest.mark.parametrize("name", SMOOTH)
 def test_first_and_second_derivatives_match_finite_differences(name):
     fn, shapes, scale = CASES[name]
-    xs = tuple(inputs(shapes, scale, torch.float64, seed=1))
+    xs = tuple(torch_inputs(shapes, torch.float64, scale, seed=1))
     assert torch.autograd.gradcheck(fn, xs)
     assert torch.autograd.gradgradcheck(fn, xs)
 

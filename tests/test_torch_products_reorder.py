@@ -16,6 +16,7 @@ import warnings
 import numpy as np
 import pytest
 from _cases import same_as_printed as same
+from _cases import torch_inputs, weighted_gradients
 
 import gradmagic.torch as torch
 
@@ -394,30 +395,15 @@ GRAD_FNS = {'addmm': 'AddmmBackward0',
             'broadcast_tensors': 'ExpandBackward0'}
 
 
-def inputs(shapes, dtype, seed=0):
-    rng = np.random.default_rng(seed)
-    return [torch.tensor(rng.standard_normal(s), dtype=dtype, requires_grad=True) for s in shapes]
-
-
 def run(name, dtype):
     """The value (each output's, for a tuple) and each input's gradient of the outputs
-    weighted 1, 2, 3 ... (so that a gradient that mixes up elements shows)."""
+    weighted 1, 2, 3 ..."""
     fn, shapes = CASES[name]
-    xs = inputs(shapes, dtype)
+    xs = torch_inputs(shapes, dtype)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # chain_matmul's deprecation
         y = fn(torch, *xs)
-    ys = y if isinstance(y, tuple) else (y,)
-    total, start = 0, 1
-    for o in ys:
-        assert o.dtype == dtype
-        w = torch.tensor(np.arange(start, start + o.numel()).reshape(tuple(o.shape)), dtype=o.dtype)
-        total = total + (o * w).sum()
-        start += o.numel()
-    total.backward()
-    assert all(x.grad.dtype == dtype for x in xs)
-    values = [o.detach().numpy() for o in ys]
-    return [values if isinstance(y, tuple) else values[0]] + [x.grad.numpy() for x in xs]
+    return weighted_gradients(y, xs, dtype)
 
 
 def close(got, want, rtol, atol):
@@ -449,7 +435,7 @@ def test_float32_gives_the_same_numbers(name):
 @pytest.mark.parametrize("name", list(CASES))
 def test_first_and_second_derivatives_match_finite_differences(name):
     fn, shapes = CASES[name]
-    xs = tuple(inputs(shapes, torch.float64, seed=1))
+    xs = tuple(torch_inputs(shapes, torch.float64, seed=1))
 
     def f(*xs):
         with warnings.catch_warnings():
@@ -464,7 +450,7 @@ def test_grad_fn_names_are_pytorchs():
     for name, (fn, shapes) in CASES.items():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            y = fn(torch, *inputs(shapes, torch.float64))
+            y = fn(torch, *torch_inputs(shapes, torch.float64))
         names = [o.grad_fn.name() for o in (y if isinstance(y, tuple) else (y,))]
         got[name] = names[0] if len(set(names)) == 1 else names
     assert got == GRAD_FNS

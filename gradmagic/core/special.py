@@ -201,15 +201,7 @@ def _erfcx_far(y):
     return (1 - v * (1 - 3 * v * (1 - 5 * v * (1 - 7 * v)))) / (y * math.sqrt(math.pi))
 
 
-def _erfinv(xp, x):
-    host = np.asarray(to_host(x))
-    out = _erfinv_float64(host.astype(np.float64)).astype(host.dtype)
-    if xp is not np:
-        return xp.asarray(out)
-    return out if out.shape else out[()]
-
-
-ERFINV = Primitive("erfinv", _erfinv, elementwise=True)
+ERFINV = Primitive("erfinv", lambda xp, x: _host_float(xp, x, _erfinv_float64), elementwise=True)
 defvjp(ERFINV, lambda g, ans, x: g * _ROOT_PI_2 * ops.exp(ans * ans), labels=("sqrt(pi) / 2 exp(erfinv(x)^2)",))
 
 
@@ -219,17 +211,12 @@ def erfinv(x):
     return apply(ERFINV, x)
 
 
-def _ndtri(xp, p):
-    host = np.asarray(to_host(p))
-    q = host.astype(np.float64)
+def _ndtri_float64(q):
     rest = np.where(q < 0.5, 2 * q, 2 * (1 - q))  # 1 - |2q - 1|, with q's own digits
-    out = (_erfinv_float64(2 * q - 1, rest) * math.sqrt(2)).astype(host.dtype)
-    if xp is not np:
-        return xp.asarray(out)
-    return out if out.shape else out[()]
+    return _erfinv_float64(2 * q - 1, rest) * math.sqrt(2)
 
 
-NDTRI = Primitive("ndtri", _ndtri, elementwise=True)
+NDTRI = Primitive("ndtri", lambda xp, p: _host_float(xp, p, _ndtri_float64), elementwise=True)
 defvjp(NDTRI, lambda g, ans, p: g * math.sqrt(2 * math.pi) * ops.exp(ans * ans / 2),
        labels=("sqrt(2 pi) exp(ndtri(p)^2 / 2)",))
 

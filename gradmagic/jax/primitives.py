@@ -125,8 +125,7 @@ def round(x, rounding_method=RoundingMethod.AWAY_FROM_ZERO):  # noqa: A001  (JAX
     x = floating("round", x)
     if rounding_method == RoundingMethod.TO_NEAREST_EVEN:
         return jnp.round(x)
-    r = np.sign(x.value) * np.floor(np.abs(x.value) + 0.5)
-    return ops.where(np.ones(x.shape, bool), asarray(r, x.dtype), ops.stop_gradient(x))
+    return jnp.sign(x) * jnp.floor(jnp.abs(x) + 0.5)  # (floor's and sign's derivatives are 0)
 
 
 # -- shapes --------------------------------------------------------------------------------
@@ -209,7 +208,8 @@ def slice_in_dim(operand, start_index, limit_index, stride=1, axis=0):
     x = asarray(operand)
     n = x.shape[axis]
     starts, limits, strides = [0] * x.ndim, list(x.shape), [1] * x.ndim
-    starts[axis] = (start_index or 0) % (n + 1) if (start_index or 0) < 0 else (start_index or 0)
+    start = start_index or 0  # a negative start or limit counts from the end, as JAX's
+    starts[axis] = start + n if start < 0 else start
     limits[axis] = n if limit_index is None else (limit_index + n if limit_index < 0 else limit_index)
     strides[axis] = stride
     return slice(x, starts, limits, strides)

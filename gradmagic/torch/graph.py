@@ -21,10 +21,12 @@ import weakref
 
 import numpy as np
 
+from .._backend import xp_of
+from ..core import ops
 from ..core.context import LEVEL
 from ..core.tensor import Tensor as CoreTensor
 from .modes import GRAD, INFERENCE
-from .values import c_name, castable, narrow, step_name, type_name
+from .values import c_name, castable, named, narrow, step_name, type_name
 from .views import after_change, put_state, sharing, state_of
 
 # -- the graph -------------------------------------------------------------------------------
@@ -218,9 +220,12 @@ class Tensor(CoreTensor):
         if self.grad_fn is not None:
             self.retains_grad = True
 
-    def rebind(self, new):
+    def rebind(self, new, label="CopyBackwards"):
         """The in-place step of every in-place op: this tensor now holds ``new`` (a tensor
-        of the same shape), as a new version; the arrays nodes saved are left as they were."""
+        of the same shape), as a new version; the arrays nodes saved are left as they were.
+        A ``new`` that no op connects to the graph, written in grad mode over a value that
+        is in it (``copy_`` of a constant, ``normal_``, a comparison's bools), is recorded as
+        PyTorch records it, under ``label``: the old values get gradient 0."""
         if tuple(new.shape) != tuple(self.value.shape):
             raise RuntimeError(f"output with shape {list(self.value.shape)} doesn't match the "
                                f"broadcast shape {list(new.shape)}")
@@ -230,7 +235,10 @@ class Tensor(CoreTensor):
         value = new.value if isinstance(new, CoreTensor) else new
         if value.dtype != self.value.dtype:
             value = value.astype(castable(value.dtype, self.value.dtype))
-        old, node = self.grad_fn, new.grad_fn if isinstance(new, Tensor) and GRAD.get() else None
+        grad = GRAD.get()
+        old, node = self.grad_fn, new.grad_fn if isinstance(new, Tensor) and grad else None
+        if node is None and grad and old is not None:
+            node = replaced(self, value, label).grad_fn
         if old is not None and node is not None:  # a walk through the old version needs it
             old.keep(self)
         if node is not None:  # the op is recorded: its output is this tensor, new version
@@ -281,6 +289,14 @@ class Tensor(CoreTensor):
         """Count an in-place change of this tensor: a new version."""
         self.version += 1
         CHANGES[0] += 1
+
+
+def replaced(t, value, label):
+    """``value`` (an array or a 0-d tensor) in every element of ``t``, as an op: its
+    gradient to ``t`` is 0 (a tensor ``value`` gets the sum of the upstream), and the result
+    requires grad where ``t`` does, as PyTorch's ``fill_`` and ``floor``."""
+    every = xp_of(t.value).ones(t.value.shape, bool)
+    return named(ops.where(every, value, t), label)
 
 
 def as_tensor_of(g, like):

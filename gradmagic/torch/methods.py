@@ -25,7 +25,7 @@ from .._backend import xp_of
 from ..core import layout, ops, statistics
 from ..core.kinks import maximum_halves, minimum_halves
 from ..core.tensor import Tensor as CoreTensor
-from .graph import as_tensor_of
+from .graph import as_tensor_of, replaced
 from .modes import GRAD
 from .linalg import det, inv
 from .subgradients import vector_norm
@@ -386,14 +386,6 @@ def nonzero(self, *, as_tuple=False):
     return make(np.stack(found, axis=1).astype(np.int64), copy=False)
 
 
-def replaced(self, value, label):
-    """``value`` (an array or a 0-d tensor) in every element of ``self``, as an op: its
-    gradient to ``self`` is 0 (a tensor ``value`` gets the sum of the upstream), and the
-    result requires grad where ``self`` does, as PyTorch's ``fill_`` and ``floor``."""
-    every = xp_of(self.value).ones(self.value.shape, bool)
-    return named(ops.where(every, value, self), label)
-
-
 def _rounding(name, fn):
     def method(self):  # gradient 0 (almost everywhere), and recorded: as PyTorch's
         return replaced(self, fn(np.asarray(self.value)), name.capitalize() + "Backward0")
@@ -440,11 +432,10 @@ def _in_place_of(name):
 
 
 def _tested_in_place(name):
-    def method(self, *args, **kwargs):  # a test's bools in self's dtype, with gradient 0 (as
-        result = getattr(self, name)(*args, **kwargs)  # PyTorch's EqBackward0 ...), not the old
-        other = args[0] if args else None  # values' gradient passed through unchanged
-        label = f"{name.capitalize()}Backward{1 if isinstance(other, CoreTensor) else 0}"
-        return self.in_place(replaced(self, result.value.astype(self.value.dtype), label))
+    def method(self, *args, **kwargs):  # a test's bools in self's dtype, recorded with gradient 0
+        other = args[0] if args else None  # under PyTorch's name (EqBackward0, GtBackward1 ...)
+        return self.in_place(getattr(self, name)(*args, **kwargs),
+                             f"{name.capitalize()}Backward{1 if isinstance(other, CoreTensor) else 0}")
     method.__name__ = method.__qualname__ = name + "_"
     return method
 

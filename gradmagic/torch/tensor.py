@@ -20,7 +20,7 @@ from ..core.tensor import to_array
 from .._backend import default_xp, to_host
 from .graph import as_tensor_of
 from .hooks import register
-from .modes import GRAD, INFERENCE, no_grad, tangent_of
+from .modes import GRAD, INFERENCE, tangent_of
 from .graph import Tensor as GraphTensor
 from .subgradients import standard_deviation, variance, vector_norm
 from .walk import backward
@@ -459,11 +459,12 @@ class Tensor(GraphTensor):
     ge = CoreTensor.__ge__
 
     # -- in place ---------------------------------------------------------------------------------
-    def in_place(self, new):
-        """The last step of every in-place op: this tensor (a view: its base) holds ``new``."""
+    def in_place(self, new, label="CopyBackwards"):
+        """The last step of every in-place op: this tensor (a view: its base) holds ``new``
+        (``label``: the node's name where ``new`` is not in the graph, see ``rebind``)."""
         if self.view_of is not None:
             return write_through(self, new)
-        return self.rebind(new if isinstance(new, CoreTensor) else as_tensor_of(new, self))
+        return self.rebind(new if isinstance(new, CoreTensor) else as_tensor_of(new, self), label)
 
     def __iadd__(self, other):
         return self.in_place(self + other)
@@ -503,12 +504,10 @@ class Tensor(GraphTensor):
                               if isinstance(src, CoreTensor) else np.broadcast_to(src, self.shape))
 
     def normal_(self, mean=0.0, std=1.0, generator=None):
-        with no_grad():
-            return self.in_place(generator_of(generator).normal(mean, std, self.shape))
+        return self.in_place(generator_of(generator).normal(mean, std, self.shape), "NormalBackward0")
 
     def uniform_(self, a=0.0, b=1.0, generator=None):
-        with no_grad():
-            return self.in_place(generator_of(generator).uniform(a, b, self.shape))
+        return self.in_place(generator_of(generator).uniform(a, b, self.shape), "UniformBackward0")
 
     def index_add_(self, dim, index, source, alpha=1):
         at = (slice(None),) * (dim % self.ndim) + (index.value if isinstance(index, CoreTensor) else index,)
