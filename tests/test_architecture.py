@@ -115,7 +115,8 @@ def _layer(name):
     parts = name.split(".")
     if len(parts) > 1 and parts[1] in ("core", "debug", "render"):  # a layer's package too
         return parts[1]
-    if name in ("gradmagic._backend", "gradmagic._array_api", "gradmagic._scans", "gradmagic.errors"):
+    if name in ("gradmagic._backend", "gradmagic._array_api", "gradmagic._dtypes", "gradmagic._scans",
+                "gradmagic.errors"):
         return "base"
     if name == "gradmagic":
         return "package"

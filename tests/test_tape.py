@@ -143,11 +143,6 @@ def test_tensor_shape_is_tuple(value, shape):
     assert s == shape
 
 
-def test_tensor_dtype_is_numpy_dtype():
-    d = gm.constant(1.0).dtype
-    assert isinstance(d, np.dtype)
-    assert d == np.float32
-
 
 def test_tensor_repr_scalar_as_tensorflow():
     assert repr(gm.constant(6.0)) == "<gm.Tensor: shape=(), dtype=float32, numpy=6.0>"

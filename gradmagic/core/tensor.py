@@ -15,6 +15,7 @@ import numpy as np
 
 from .._array_api import numpy_names
 from .._backend import default_xp, to_host, xp_of
+from .._dtypes import dtype_of
 from ..errors import GradientTypeError, GradientValueError
 from .context import TAPES
 
@@ -71,7 +72,8 @@ class Tensor:
     def get_shape(self) -> Shape:
         """``shape``, by TensorFlow's other name for it."""
         return Shape(self.value.shape)
-    dtype = property(lambda self: self.value.dtype, doc="The NumPy dtype.")
+    dtype = property(lambda self: dtype_of(self.value.dtype),
+                     doc="The NumPy dtype, with TensorFlow's DType attributes (``is_floating`` ...).")
     ndim = property(lambda self: self.value.ndim)
     size = property(lambda self: int(self.value.size))
 

@@ -31,7 +31,7 @@ from ..core.ops import stop_gradient
 from ..core.tape import GradientTape
 from ..core.tensor import Shape as TensorShape
 from ..core.tensor import Tensor
-from . import autodiff, config, debugging, errors, linalg, math, nest, nn, random
+from . import autodiff, config, debugging, dtypes, errors, linalg, math, nest, nn, random
 from .arrays import (argsort, boolean_mask, broadcast_to, clip_by_global_norm, clip_by_norm,
                      clip_by_value, concat, expand_dims, gather, gather_nd, one_hot, pad, repeat,
                      reshape, reverse, roll, slice, sort, split, squeeze, stack, tile, transpose,
@@ -40,6 +40,7 @@ from .control import (case, cond, custom_gradient, foldl, foldr, grad_pass_throu
                       map_fn, recompute_grad, scan, switch_case, vectorized_map, while_loop)
 from .debugging import (assert_equal, assert_greater, assert_greater_equal, assert_less,
                         assert_less_equal, assert_none_equal, assert_rank)
+from .dtypes import DType, as_dtype
 from .eager import (constant_initializer, control_dependencies, device, get_logger, group,
                     init_scope, inside_function, no_gradient, no_op, numpy_function, ones_initializer,
                     py_function, random_normal_initializer, random_uniform_initializer,
@@ -47,7 +48,7 @@ from .eager import (constant_initializer, control_dependencies, device, get_logg
 from .linalg import einsum, matmul, norm, tensordot
 from .math import add_n, argmax, argmin, cumsum, scalar_mul
 from .module import Module, name_scope
-from .more_arrays import (as_dtype, ensure_shape, get_static_value, identity_n, meshgrid,
+from .more_arrays import (ensure_shape, get_static_value, identity_n, meshgrid,
                           parallel_stack, realdiv, reverse_sequence, saturate_cast, searchsorted,
                           sequence_mask, shape_n, truncatediv, truncatemod, unique,
                           unique_with_counts, unravel_index)
@@ -94,6 +95,7 @@ __all__ = sorted({
     "scan", "foldl", "foldr", "scatter_nd", "tensor_scatter_nd_add", "tensor_scatter_nd_sub",
     "tensor_scatter_nd_update", "TensorSpec", "TensorShape",
     "math", "linalg", "nest", "nn", "random", "debugging", "autodiff", "errors", "config", "Module",
+    "dtypes", "DType",
     "name_scope", "scalar_mul",
     "unique", "unique_with_counts", "searchsorted", "sequence_mask", "meshgrid",
     "reverse_sequence", "realdiv", "truncatediv", "truncatemod", "shape_n", "identity_n",

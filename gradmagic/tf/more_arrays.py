@@ -1,7 +1,7 @@
 """More of TensorFlow's array functions at the top of ``tf``: ``unique``, ``searchsorted``,
 ``sequence_mask``, ``meshgrid``, ``reverse_sequence``, ``unravel_index``, ``saturate_cast``,
-``ensure_shape``, ``shape_n``, ``identity_n``, ``parallel_stack``, ``get_static_value``,
-``as_dtype`` and the elementwise ``realdiv``, ``truncatediv`` and ``truncatemod``.
+``ensure_shape``, ``shape_n``, ``identity_n``, ``parallel_stack``, ``get_static_value`` and the
+elementwise ``realdiv``, ``truncatediv`` and ``truncatemod``.
 
 What carries a gradient is built from the engine's ops (``meshgrid`` broadcasts,
 ``reverse_sequence`` gathers, ``saturate_cast`` clips); what TensorFlow gives no gradient
@@ -226,27 +226,6 @@ def get_static_value(tensor, partial=False):
     return tensor.numpy() if isinstance(tensor, Tensor) else tensor
 
 
-DTYPE_WORDS = {"float": "float32", "double": "float64", "half": "float16", "int": "int32",
-               "long": "int64", "complex": "complex64"}
-PYTHON_TYPES = {float: "float32", int: "int32", bool: "bool", complex: "complex128", str: None}
-
-
-def as_dtype(type_value):
-    """``tf.as_dtype``: a dtype name, NumPy type or dtype as gradmagic.tf's dtype (NumPy's);
-    Python's ``float`` and ``int`` are float32 and int32, as TensorFlow maps them."""
-    try:
-        if type_value in PYTHON_TYPES and PYTHON_TYPES[type_value]:
-            return np.dtype(PYTHON_TYPES[type_value])
-        if isinstance(type_value, str):
-            type_value = DTYPE_WORDS.get(type_value, type_value)
-        if type_value is None or type_value is str:
-            raise TypeError
-        return np.dtype(type_value)
-    except TypeError:
-        raise TypeError(f"Cannot convert the argument `type_value`: {type_value!r} to a TensorFlow "
-                        "DType.") from None
-
-
 # -- division and remainder that truncate toward 0 ---------------------------------------------
 def realdiv(x, y, name=None):
     """``tf.realdiv``: ``x / y`` for floating tensors (TensorFlow has no integer kernel)."""
@@ -292,4 +271,4 @@ def truncatemod(x, y, name=None):
 __all__ = ["Unique", "UniqueWithCounts", "unique", "unique_with_counts", "searchsorted",
            "sequence_mask", "meshgrid", "reverse_sequence", "shape_n", "identity_n",
            "parallel_stack", "unravel_index", "saturate_cast", "ensure_shape", "get_static_value",
-           "as_dtype", "realdiv", "truncatediv", "truncatemod"]
+           "realdiv", "truncatediv", "truncatemod"]

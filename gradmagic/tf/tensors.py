@@ -12,6 +12,7 @@ import sys
 import numpy as np
 
 from .._backend import default_xp, xp_of
+from .._dtypes import dtype_of
 from ..core import creation, ops
 from ..core.tensor import Tensor
 from ..core.tensor import Variable as CoreVariable
@@ -20,10 +21,11 @@ from ..core.tensor import constant as core_constant
 from ..errors import GradientTypeError, GradientValueError, NoGradientError
 from .errors import InvalidArgumentError
 
-float16, float32, float64 = np.dtype("float16"), np.dtype("float32"), np.dtype("float64")
-int8, int16, int32, int64 = np.dtype("int8"), np.dtype("int16"), np.dtype("int32"), np.dtype("int64")
-uint8, complex64, complex128 = np.dtype("uint8"), np.dtype("complex64"), np.dtype("complex128")
-bool = np.dtype("bool")  # noqa: A001  (tf.bool)
+# TensorFlow's dtypes: a tensor's own (NumPy's, with TensorFlow's DType attributes)
+float16, float32, float64 = (dtype_of(np.dtype(n)) for n in ("float16", "float32", "float64"))
+int8, int16, int32, int64 = (dtype_of(np.dtype(n)) for n in ("int8", "int16", "int32", "int64"))
+uint8, complex64, complex128 = (dtype_of(np.dtype(n)) for n in ("uint8", "complex64", "complex128"))
+bool = dtype_of(np.dtype("bool"))  # noqa: A001  (tf.bool)
 newaxis = None
 
 

@@ -30,8 +30,8 @@ from .modes import (enable_grad, inference_mode, is_grad_enabled, is_inference_m
 from .tensor import Tensor, make
 from .anomaly import is_anomaly_enabled
 from .methods import install, install_in_place
-from .values import (DEFAULT_GENERATOR, DEFAULTS, Device, Generator, Size, check_device, default_float,
-                     generator_of, missing)
+from .values import (DEFAULT_GENERATOR, DEFAULTS, DTYPES, Device, Generator, Size, check_device,
+                     default_float, dtype, generator_of, missing, torch_dtype)
 
 install(Tensor)  # the methods methods.py adds (gather, topk, det ...)
 functions.install(Tensor)  # and functions.py (asin, atan2, lerp, diag ...)
@@ -48,13 +48,13 @@ out_of_scope.install()  # `from gradmagic.<dialect> import <missing>` says what 
 # as PyTorch marks its builds (2.13.0+cpu): `print(torch.__version__)` in pasted code runs
 __version__ = "2.13.0+gradmagic"
 
-float16 = half = np.dtype("float16")
-float32 = float = np.dtype("float32")  # noqa: A001  (torch.float)
-float64 = double = np.dtype("float64")
-int8, int16, uint8 = np.dtype("int8"), np.dtype("int16"), np.dtype("uint8")
-int32 = int = np.dtype("int32")  # noqa: A001
-int64 = long = np.dtype("int64")
-bool = np.dtype("bool")  # noqa: A001
+float16 = half = DTYPES[np.dtype("float16")]
+float32 = float = DTYPES[np.dtype("float32")]  # noqa: A001  (torch.float)
+float64 = double = DTYPES[np.dtype("float64")]
+int8, int16, uint8 = DTYPES[np.dtype("int8")], DTYPES[np.dtype("int16")], DTYPES[np.dtype("uint8")]
+int32 = int = DTYPES[np.dtype("int32")]  # noqa: A001
+int64 = long = DTYPES[np.dtype("int64")]
+bool = DTYPES[np.dtype("bool")]  # noqa: A001
 device = Device
 strided = "strided"
 
@@ -66,7 +66,7 @@ def manual_seed(seed):
 
 
 def get_default_dtype():
-    return default_float()
+    return torch_dtype(default_float())
 
 
 def set_default_dtype(d):
@@ -324,6 +324,7 @@ def __getattr__(name):
     raise AttributeError(missing(f"torch.{name}"))
 
 
-_INTERNAL = ("np", "ops", "CoreTensor", "out_of_scope", "DEFAULTS", "default_float", "missing",
+_INTERNAL = ("np", "ops", "CoreTensor", "out_of_scope", "DEFAULTS", "DTYPES", "default_float", "missing",
+             "torch_dtype",
              "check_device", "install", "install_in_place", "MORE", "products", "reorder", "elementwise")
 __all__ = [k for k in list(globals()) if not k.startswith("_") and k not in _INTERNAL]

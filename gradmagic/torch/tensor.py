@@ -18,6 +18,7 @@ from ..core.kinks import maximum_halves, minimum_halves
 from ..core.tensor import Tensor as CoreTensor
 from ..core.tensor import to_array
 from .._backend import default_xp, to_host
+from .._dtypes import FrameworkDType
 from .graph import as_tensor_of
 from .hooks import register
 from .modes import GRAD, INFERENCE, tangent_of
@@ -27,7 +28,7 @@ from .walk import backward
 from .views import at, make_view, reshaped, swapped, transposed, write_through
 from .values import (DEFAULT_INT, Device, Size, SizeMethod, check_device, default_float,
                      descending_order, dims, format_tensor, generator_of, named, summand,
-                     type_name)
+                     torch_dtype, type_name)
 
 values_indices = {n: collections.namedtuple(n, ["values", "indices"])
                   for n in ("max", "min", "sort", "topk", "median")}
@@ -62,6 +63,11 @@ class Tensor(GraphTensor):
     @property
     def shape(self):
         return Size(self.value.shape)
+
+    @property
+    def dtype(self):
+        """``torch.float32`` ...: NumPy's dtype to NumPy, PyTorch's to the user's code."""
+        return torch_dtype(self.value.dtype)
 
     @property
     def size(self):
@@ -555,7 +561,7 @@ def make(value, dtype=None, requires_grad=False, device=None, fn="torch.tensor",
     """A leaf tensor of ``value``: Python floats become the default
     dtype (float32 unless set), ints int64 (as PyTorch)."""
     if type(value) is float and device is None and default_xp() is np and (
-            dtype is None or isinstance(dtype, np.dtype) and dtype.kind == "f"):
+            dtype is None or isinstance(dtype, (np.dtype, FrameworkDType)) and dtype.kind == "f"):
         t = Tensor.__new__(Tensor)  # the commonest, a Python float: to_array's answer directly,
         # held as a NumPy scalar, as NumPy's ops on 0-d values give (its arithmetic is quicker)
         t.value = (default_float() if dtype is None else dtype).type(value)

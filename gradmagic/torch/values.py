@@ -6,12 +6,58 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._dtypes import FrameworkDType, by_name, table
 from ..core.context import RANDOM_SOURCES
 from ..core.primitive import computed_in
 from .modes import tangent_of
 
-DEFAULT_INT = np.dtype("int64")
-DEFAULTS = {"float": np.dtype("float32")}  # torch.set_default_dtype's: process-wide, as PyTorch's
+
+
+class dtype(FrameworkDType):
+    """``torch.dtype``: ``torch.float32`` and its kin, as PyTorch prints and describes them
+    (``is_floating_point``, ``is_signed``, ``to_complex()`` ...), NumPy's dtype to NumPy."""
+
+    __slots__ = ()
+    framework = "torch"
+
+    @property
+    def is_floating_point(self):
+        return self.kind == "f"
+
+    @property
+    def is_complex(self):
+        return self.kind == "c"
+
+    @property
+    def is_signed(self):
+        return self.kind in "fci"
+
+    def to_real(self):
+        return DTYPES[np.dtype(f"f{self.itemsize // 2}")] if self.kind == "c" else self
+
+    def to_complex(self):
+        if self.kind == "c":
+            return self
+        if self.kind != "f":
+            raise RuntimeError(f"Unknown Complex ScalarType for {type_name(self)}")
+        if self.itemsize < 4:  # PyTorch's torch.complex32, which NumPy has not
+            raise RuntimeError("torch.float16.to_complex(): torch.complex32 is out of scope in "
+                               "gradmagic.torch (NumPy has no complex32)")
+        return DTYPES[np.dtype(f"c{2 * self.itemsize}")]
+
+
+DTYPES = table(dtype, ["float16", "float32", "float64", "complex64", "complex128", "int8", "int16",
+                       "int32", "int64", "uint8", "uint16", "uint32", "uint64", "bool"])
+
+
+def torch_dtype(d):
+    """``d`` (a NumPy dtype, or anything NumPy takes as one) as ``torch.dtype``."""
+    found = DTYPES.get(d)
+    return found if found is not None else by_name("torch", np.dtype(d).name)
+
+
+DEFAULT_INT = DTYPES[np.dtype("int64")]
+DEFAULTS = {"float": DTYPES[np.dtype("float32")]}  # torch.set_default_dtype's: process-wide, as PyTorch's
 
 
 def missing(what):

@@ -24,6 +24,7 @@ from .graph import CHANGES, FREED, SERIAL, Tensor, as_tensor_of
 from .hooks import LIVE, with_hooks
 from .hooks import run as run_hooks
 from .modes import GRAD
+from .values import type_name
 
 
 def seed(root, gradient, fn):
@@ -186,8 +187,7 @@ class Walk:
 
 
 def _type_name(t):
-    return {"float32": "torch.FloatTensor", "float64": "torch.DoubleTensor"}.get(
-        str(t.dtype), f"torch.{t.dtype}Tensor")
+    return f"torch.{type_name(t.dtype)}Tensor"
 
 
 def _towards(nodes, ids):

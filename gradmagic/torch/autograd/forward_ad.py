@@ -105,7 +105,7 @@ def make_dual(tensor, tangent, *, level=None):
             raise TypeError(f"_make_dual(): argument '{name}' must be Tensor, not {type(t).__name__}")
         if t.dtype.kind not in "fc":
             raise ValueError(f"Expected {name} to be floating point or complex, but got: "
-                             f"torch.{t.dtype}")
+                             f"{t.dtype}")
     if tuple(tangent.shape) != tuple(tensor.shape):
         raise RuntimeError(
             "Trying to set a forward gradient that has a different size than that of the original "

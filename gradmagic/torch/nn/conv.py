@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ...core import convolution, ops
 from ...core.primitive import composite
-from ..values import named
+from ..values import named, type_name
 
 
 def _pair(name, value, n):
@@ -79,7 +79,7 @@ def _conv2d(fn, x, weight, bias, stride, padding, dilation, groups):
                            f"input{list(x.shape)} to have {cg * groups} channels, but got {c} "
                            f"channels instead")
     if x.dtype != weight.dtype:
-        raise RuntimeError(f"Input type ({x.dtype}) and weight type ({weight.dtype}) should be the same")
+        raise RuntimeError(f"expected scalar type {type_name(x.dtype)} but found {type_name(weight.dtype)}")
     if isinstance(padding, str):
         if padding == "valid":
             p = ((0, 0), (0, 0))
