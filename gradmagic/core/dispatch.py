@@ -8,9 +8,11 @@ run NumPy's ufuncs and functions as the matching op, or raise ``NoGradientError`
 naming the function and the way out.
 """
 
+import numpy as np
+
 from ..errors import NoGradientError
-from . import (aliases, contract, creation, determinant, layout, linalg, lstsq, nanfunctions, ops, signal,
-               special, statistics)
+from . import (aliases, assembly, contract, creation, determinant, layout, linalg, lstsq, nanfunctions,
+               ops, polynomials, signal, special, statistics)
 from .context import stack
 from .primitive import apply, binary, unary
 from .tensor import Tensor, Variable
@@ -19,12 +21,14 @@ from .tensor import Tensor, Variable
 FUNCTIONS = {**ops.FUNCTIONS, **layout.FUNCTIONS, **contract.FUNCTIONS, **linalg.FUNCTIONS,
              **determinant.FUNCTIONS, **statistics.FUNCTIONS, **special.FUNCTIONS,
              **creation.FUNCTIONS, **statistics.COVARIANCE, **nanfunctions.FUNCTIONS, **signal.FUNCTIONS,
-             **aliases.FUNCTIONS, **lstsq.FUNCTIONS}
+             **aliases.FUNCTIONS, **lstsq.FUNCTIONS, **polynomials.FUNCTIONS,
+             **assembly.FUNCTIONS}
 # NumPy ufunc -> Primitive: the op catalogue's and the elementwise ops of special.py; and
 # ufunc -> function, for those composed or called with keyword arguments (vecdot's axis)
 UFUNCS = {**ops.UFUNCS, **special.UFUNCS}  # looked up on every NumPy call on a Tensor
 UFUNC_FUNCTIONS = {**special.UFUNC_FUNCTIONS, **aliases.UFUNC_FUNCTIONS}
-NONDIFF_FUNCTIONS = ops.NONDIFF_FUNCTIONS
+# and the functions whose results are integers: no gradient to lose, NumPy's own on the values
+NONDIFF_FUNCTIONS = ops.NONDIFF_FUNCTIONS | {np.digitize, np.linalg.matrix_rank}
 
 # operator -> Primitive, for the operators that run on every call (one call into the engine)
 BINARY = {"add": ops.add.prim, "sub": ops.subtract.prim, "mul": ops.multiply.prim,

@@ -569,7 +569,7 @@ def nondiff(func, args, kwargs):
     kwargs = {k: raw(v) for k, v in kwargs.items()}
     first = next((a for a in args if hasattr(a, "shape")), None)
     xp = numpy_names(xp_of(first))
-    result = getattr(xp, func.__name__)(*args, **kwargs)
+    result = getattr(xp.linalg if func.__module__.endswith("linalg") else xp, func.__name__)(*args, **kwargs)
     return _wrap_nondiff(result, cls)
 
 

@@ -1,5 +1,5 @@
-"""One-dimensional signals and integrals of NumPy on Tensors: ``interp``, ``convolve``,
-``correlate``, ``trapezoid`` and ``ediff1d``.
+"""Signals, integrals and differences of NumPy on Tensors: ``interp``, ``convolve``,
+``correlate``, ``trapezoid``, ``ediff1d``, ``gradient`` and ``unwrap``.
 
 Each is composed from the op catalogue, so it differentiates in every argument that is a
 Tensor, to any order. ``interp`` finds each point's interval with NumPy's ``searchsorted``
@@ -8,8 +8,13 @@ Tensor, to any order. ``interp`` finds each point's interval with NumPy's ``sear
 there; the last node's, the interval to its left), ``fp`` and ``xp``. ``correlate`` and
 ``convolve`` gather the windows of the zero-padded longer signal with one integer index
 array and multiply them by the shorter one (``matmul``), in NumPy's alignment for each
-mode. ``FUNCTIONS`` maps NumPy's functions onto their forms here.
+mode. ``gradient`` is NumPy's finite differences, a linear map of ``f`` whose weights come
+from the spacing (a Tensor spacing gets its gradient too). ``unwrap`` adds multiples of
+the period that the values decide, constants: its gradient is the identity.
+``FUNCTIONS`` maps NumPy's functions onto their forms here.
 """
+
+import functools
 
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
@@ -222,7 +227,142 @@ def ediff1d(ary, to_end=None, to_begin=None):
     return ops.concatenate(parts)
 
 
+# -- gradient and unwrap -----------------------------------------------------------------
+def _along(x, axis, nd, part):
+    return ops.getitem(x, (slice(None),) * axis + (part,))
+
+
+def _on_axis(d, axis, nd):
+    """A 1-D array of weights shaped to multiply along ``axis`` of an ``nd``-d array."""
+    shape = [1] * nd
+    shape[axis] = -1
+    return ops.reshape(d, tuple(shape))
+
+
+def _spacings(f, varargs, axes, mod):
+    """Per axis: a number (uniform spacing) or the 1-D differences of its coordinates, read as
+    NumPy reads ``varargs``; coordinates that are constants and evenly spaced count as their
+    one spacing, as NumPy computes them (a Tensor's stay differences, so each gets its gradient)."""
+    n = len(varargs)
+    if n == 0:
+        return [1.0] * len(axes)
+    if n == 1 and not _shape(varargs[0]):
+        return [varargs[0]] * len(axes)
+    if n != len(axes):
+        raise TypeError("invalid number of arguments")
+    out = []
+    for k, (d, axis) in enumerate(zip(varargs, axes)):
+        d = _array(d, mod)
+        if not _shape(d):
+            out.append(d)
+            continue
+        if len(_shape(d)) != 1:
+            raise ValueError("distances must be either scalars or 1d")
+        if _shape(d)[0] != _shape(f)[axis]:
+            raise ValueError("when 1d, distances must match the length of the corresponding dimension")
+        dx = diff(d)
+        if not isinstance(dx, Tensor):
+            dx = np.asarray(raw(dx))
+            if kind(dx.dtype) in "iu":
+                dx = dx.astype(np.float64)
+            if (dx == dx[0]).all():
+                dx = dx[0]
+        elif kind(raw(dx).dtype) in "iu":
+            dx = ops.astype(dx, np.float64)
+        out.append(dx)
+    return out
+
+
+def _gradient_axis(f, dx, axis, nd, edge_order):
+    """NumPy's differences of ``f`` along ``axis``: central inside, one-sided (first or
+    second order) at the ends."""
+    at = functools.partial(_along, f, axis, nd)
+    if not _shape(dx):  # uniform
+        inside = (at(slice(2, None)) - at(slice(None, -2))) / (2.0 * dx)
+        if edge_order == 1:
+            first = (at(slice(1, 2)) - at(slice(0, 1))) / dx
+            last = (at(slice(-1, None)) - at(slice(-2, -1))) / dx
+        else:
+            first = (-1.5 / dx) * at(slice(0, 1)) + (2.0 / dx) * at(slice(1, 2)) + (-0.5 / dx) * at(slice(2, 3))
+            last = (0.5 / dx) * at(slice(-3, -2)) + (-2.0 / dx) * at(slice(-2, -1)) + (1.5 / dx) * at(slice(-1, None))
+        return ops.concatenate([first, inside, last], axis=axis)
+    dx1, dx2 = ops.getitem(dx, slice(0, -1)), ops.getitem(dx, slice(1, None))
+    a = _on_axis(-dx2 / (dx1 * (dx1 + dx2)), axis, nd)
+    b = _on_axis((dx2 - dx1) / (dx1 * dx2), axis, nd)
+    c = _on_axis(dx1 / (dx2 * (dx1 + dx2)), axis, nd)
+    inside = a * at(slice(None, -2)) + b * at(slice(1, -1)) + c * at(slice(2, None))
+    if edge_order == 1:
+        first = (at(slice(1, 2)) - at(slice(0, 1))) / ops.getitem(dx, slice(0, 1))
+        last = (at(slice(-1, None)) - at(slice(-2, -1))) / ops.getitem(dx, slice(-1, None))
+        return ops.concatenate([first, inside, last], axis=axis)
+    d1, d2 = ops.getitem(dx, 0), ops.getitem(dx, 1)
+    first = (-(2.0 * d1 + d2) / (d1 * (d1 + d2)) * at(slice(0, 1)) + (d1 + d2) / (d1 * d2) * at(slice(1, 2))
+             - d1 / (d2 * (d1 + d2)) * at(slice(2, 3)))
+    d1, d2 = ops.getitem(dx, -2), ops.getitem(dx, -1)
+    last = (d2 / (d1 * (d1 + d2)) * at(slice(-3, -2)) - (d2 + d1) / (d1 * d2) * at(slice(-2, -1))
+            + (2.0 * d2 + d1) / (d2 * (d1 + d2)) * at(slice(-1, None)))
+    return ops.concatenate([first, inside, last], axis=axis)
+
+
+@composite("central differences' weights", "the differences' change with the spacing")
+def gradient(f, *varargs, axis=None, edge_order=1):
+    """``np.gradient``: second-order central differences inside, first- or second-order
+    one-sided ones at the ends, with unit, scalar or coordinate spacing per axis; one array,
+    or a tuple of one per axis."""
+    mod = _xp(f, *varargs)
+    f = _array(f, mod)
+    _real(f, *varargs)
+    nd = len(_shape(f))
+    if axis is None:
+        axes = list(range(nd))
+    else:
+        axes = [normalize_axis_index(int(a), nd) for a in (axis if isinstance(axis, (tuple, list)) else (axis,))]
+        if len(set(axes)) != len(axes):
+            raise ValueError("duplicate value in 'axis'")
+    if edge_order > 2:
+        raise ValueError("'edge_order' greater than 2 not supported")
+    if kind(raw(f).dtype) in "biu":
+        f = ops.astype(f, np.float64)
+    spacings = _spacings(f, varargs, axes, mod)
+    out = []
+    for axis, dx in zip(axes, spacings):
+        if _shape(f)[axis] < edge_order + 1:
+            raise ValueError("Shape of array too small to calculate a numerical gradient, at least "
+                             "(edge_order + 1) elements are required.")
+        out.append(_gradient_axis(f, dx, axis, nd, edge_order))
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+@composite("1")
+def unwrap(p, discont=None, axis=-1, *, period=2 * np.pi):
+    """``np.unwrap``: ``p`` with multiples of ``period`` added where a step exceeds
+    ``discont`` (NumPy's computation, on the values: a constant per element)."""
+    xp = _xp(p)
+    p = _array(p, xp)
+    _real(p)
+    v = raw(p)
+    nd = len(_shape(p))
+    axis = normalize_axis_index(int(axis), nd)
+    dd = numpy_names(xp_of(v)).diff(v, axis=axis)
+    if discont is None:
+        discont = period / 2
+    dtype = np.result_type(numpy_dtype(dd.dtype), period)
+    if np.issubdtype(dtype, np.integer):
+        high, rem = divmod(period, 2)
+        ambiguous = rem == 0
+    else:
+        high, ambiguous = period / 2, True
+    mod = numpy_names(xp_of(v))
+    ddmod = mod.remainder(dd - -high, period) + -high
+    if ambiguous:
+        ddmod = mod.where((ddmod == -high) & (dd > 0), high, ddmod)
+    correct = mod.where(mod.abs(dd) < discont, 0, ddmod - dd)
+    p = ops.astype(p, dtype) if numpy_dtype(v.dtype) != dtype else p
+    rest = _along(p, axis, nd, slice(1, None)) + ops.astype(ops.cumsum(Tensor(correct), axis), dtype)
+    return ops.concatenate([_along(p, axis, nd, slice(0, 1)), rest], axis=axis)
+
+
 FUNCTIONS = {
     np.interp: interp, np.convolve: convolve, np.correlate: correlate, np.trapezoid: trapezoid,
-    np.ediff1d: ediff1d,
+    np.ediff1d: ediff1d, np.gradient: gradient, np.unwrap: unwrap,
 }

@@ -1,7 +1,7 @@
 """Sorting, order statistics and NaN-aware reductions of NumPy (``sort``, ``partition``,
 ``take_along_axis``, ``median``, ``percentile``, ``quantile``, ``ptp``, ``average``,
 ``nansum``, ``nanmean``, ``nan_to_num``, ``select``, ``piecewise``, ``real``, ``imag``),
-``polyval``, and ``cov`` and ``corrcoef`` (``COVARIANCE``).
+and ``cov`` and ``corrcoef`` (``COVARIANCE``).
 
 Each is composed from the op catalogue's primitives: a sort is the permutation NumPy's
 ``argsort`` finds (no gradient of its own) applied by indexing, so the gradient of each
@@ -305,21 +305,6 @@ def imag(val):
     return ops.multiply(val, 0)
 
 
-def polyval(p, x):
-    """``np.polyval``: Horner's rule from NumPy's own start, ``y = 0`` of ``x``'s shape and
-    dtype, then ``y = y * x + c`` for each coefficient, highest first; the coefficients and
-    ``x`` both get gradients, to any order."""
-    if isinstance(p, np.poly1d) or isinstance(x, np.poly1d):
-        raise NoGradientError("np.polyval of a np.poly1d has no gradient rule in gradmagic: pass "
-                              "its coefficients (p.coeffs) as an array or a list")
-    coeffs = p if isinstance(p, (list, tuple)) else [p[k] for k in range(len(p))]
-    value = raw(x) if isinstance(x, Tensor) else np.asarray(x)
-    y = Tensor(xp_of(value).zeros_like(value))  # a Tensor: an array-API array refuses one's product
-    for c in coeffs:
-        y = y * x + c
-    return y
-
-
 def _cov_weights(weights, n, name, integral):
     """NumPy's checks of cov's ``fweights``/``aweights``, which are constants here."""
     if isinstance(weights, Tensor):
@@ -415,5 +400,5 @@ FUNCTIONS = {
     np.sort: sort, np.partition: partition, np.take_along_axis: take_along_axis,
     np.median: median, np.percentile: percentile, np.quantile: quantile, np.ptp: ptp,
     np.average: average, np.nansum: nansum, np.nanmean: nanmean, np.nan_to_num: nan_to_num,
-    np.select: select, np.piecewise: piecewise, np.real: real, np.imag: imag, np.polyval: polyval,
+    np.select: select, np.piecewise: piecewise, np.real: real, np.imag: imag,
 }
