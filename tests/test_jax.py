@@ -143,7 +143,8 @@ def test_jvp_of_a_custom_vjp_function_raises_as_jax_does():
 
 def test_forward_over_reverse_through_a_custom_vjp_raises_and_reverse_over_reverse_runs_as_in_jax():
     # JAX 0.10.2: hessian, jacfwd(grad(f)) and jvp(grad(f)) of a function through a custom_vjp
-    # raise "can't apply forward-mode autodiff (jvp) to a custom_vjp function."; jacrev(jacrev(f))
+    # whose fwd calls the function itself (there JAX runs it forwards) raise "can't apply
+    # forward-mode autodiff (jvp) to a custom_vjp function."; jacrev(jacrev(f))
     # runs, giving [1.3624206, 0.34127092, 1.9715813] on the diagonal
     @jax.custom_vjp
     def log1pexp(x):

@@ -2,13 +2,17 @@
 that names an element twice, ``jnp.reciprocal`` of integers, ``relu`` and ``relu6`` of
 NaN, float functions of bools and bytes, Python numbers weakly typed in ``jnp``'s
 elementwise functions, ``jacfwd`` and ``hessian`` with a non-float argument outside
-``argnums``, and ``lax.clamp``'s derivatives at its bounds.
+``argnums``, ``lax.clamp``'s derivatives at its bounds, and forward mode over a ``grad``
+through ``custom_vjp`` functions.
 
 Each case is JAX code on the modules ``jax`` and ``jnp``; the expected results are what JAX
 0.10.2 (CPU) printed running it with ``import jax, jax.numpy as jnp``: each result's dtype
 and elements. Every case gave another answer before (the jacfwd case raised).
 """
 
+import functools
+
+import numpy as np
 import pytest
 from _cases import same_as_printed as same
 
@@ -130,3 +134,46 @@ def test_a_jvp_rule_that_returns_three_values_gets_jaxs_type_error():
                                         r"\(list or tuple of length two\) representing primal and "
                                         "tangent outputs, but got"):
         jax.grad(p)(1.0)
+
+
+def _custom_vjp_pair():
+    @jax.custom_vjp
+    def f(x):
+        return jnp.sin(x) * x
+
+    def f_fwd(x):
+        return jnp.sin(x) * x, (x, jnp.cos(x))
+
+    def f_bwd(res, g):
+        x, c = res
+        return (g * (jnp.sin(x) + x * c),)
+    f.defvjp(f_fwd, f_bwd)
+
+    @functools.partial(jax.custom_vjp, nondiff_argnums=(0, 1))
+    def clip_gradient(lo, hi, x):
+        return x
+    clip_gradient.defvjp(lambda lo, hi, x: (x, None), lambda lo, hi, res, g: (jnp.clip(g, lo, hi),))
+    return f, clip_gradient
+
+
+def test_forward_over_reverse_runs_through_custom_vjp_functions_as_jax():
+    # JAX 0.10.2 (x64): forward mode over a grad differentiates fwd and bwd as plain code;
+    # only a jvp that would run bwd forwards (f itself) is refused
+    f, clip_gradient = _custom_vjp_pair()
+
+    def loss(x):
+        return jnp.sum(f(x) ** 2) + jnp.sum(clip_gradient(-1.0, 1.0, x) * x)
+
+    x = jnp.array([0.3, 1.2])
+    want = [[3.000796, 0.0], [0.0, 3.855923]]
+    np.testing.assert_allclose(np.asarray(jax.hessian(loss)(x)), want, atol=2e-5)
+    np.testing.assert_allclose(np.asarray(jax.jacfwd(jax.grad(loss))(x)), want, atol=2e-5)
+    value, tangent = jax.jvp(jax.grad(loss), (x,), (jnp.array([1.0, 0.5]),))
+    np.testing.assert_allclose(np.asarray(value), [0.703217, 5.257539], atol=2e-5)
+    np.testing.assert_allclose(np.asarray(tangent), [3.000796, 1.927962], atol=2e-5)
+    const = jnp.array([3.0])  # no input of the custom call has a tangent
+    out = jax.jvp(lambda y: y * jnp.sum(clip_gradient(-1.0, 1.0, const)), (2.0,), (1.0,))
+    assert [float(v) for v in out] == [6.0, 3.0]
+    for direct in (lambda: jax.jvp(f, (x,), (jnp.ones(2),)), lambda: jax.jacfwd(f)(x)):
+        with pytest.raises(TypeError, match=r"can't apply forward-mode autodiff \(jvp\) to a custom_vjp"):
+            direct()

@@ -296,3 +296,29 @@ def test_a_constant_written_in_place_in_grad_mode_cuts_the_old_gradient():
     with pytest.raises(RuntimeError, match="a leaf Variable that requires grad is being used in an "
                                            "in-place operation"):
         torch.empty(3, requires_grad=True).normal_()
+
+
+def test_backward_gets_one_gradient_per_output_none_for_those_that_are_not_tensors():
+    # PyTorch 2.13.0+cpu: backward(ctx, g, None, zeros, None) when only y is used, and the
+    # used z's gradient in its place; x.grad [2., 2.] and then [5., 5.]
+    seen = []
+
+    class Mixed(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2, 5, x * 3, "a"
+
+        @staticmethod
+        def backward(ctx, g, k, h, s):
+            seen.append((k, s, h.tolist()))
+            return g * 2 + h * 3
+
+    x = torch.ones(2, requires_grad=True)
+    y, k, z, s = Mixed.apply(x)
+    assert (k, s) == (5, "a")
+    y.sum().backward()
+    assert x.grad.tolist() == [2.0, 2.0] and seen == [(None, None, [0.0, 0.0])]
+    x.grad = None
+    y, k, z, s = Mixed.apply(x)
+    (y.sum() + z.sum()).backward()
+    assert x.grad.tolist() == [5.0, 5.0] and seen[-1] == (None, None, [1.0, 1.0])

@@ -83,6 +83,9 @@ class CustomCall:
              "or": " (or make it a gm.Variable: grad_fn then receives it in variables=)"}
 
     tensors = False  # whether grad_fn gets Tensors in a plain backward pass (else arrays: quicker)
+    # whether forward mode gives the outputs the tangents of the body's own ops, as plain code,
+    # rather than grad_fn's transposed (JAX's custom_vjp, differentiated forward over reverse)
+    body_tangents = False
 
     def __init__(self, name, grad_fn, names, inputs, variables, function=None, lead=(), kw=None,
                  level=0, unflatten=None):

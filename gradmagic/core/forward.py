@@ -368,10 +368,10 @@ class Accumulator:
     def on_custom_op(self, prim, inputs, vals, ys, outs, params):
         tangents = self._tangents
         body = tuple(tangents.get(id(y)) for y in ys)
-        if any(id(a) in tangents for a in inputs):
+        if any(id(a) in tangents for a in inputs) and not params["call"].body_tangents:
             self._through((prim, tuple(inputs), vals, outs, params), outs, body)
             return
-        for o, t in zip(outs, body):  # no input has a tangent: outs are the body's values
+        for o, t in zip(outs, body):  # outs are the body's values, with its tangents
             if t is not None:
                 self.set_tangent(o, t)
 

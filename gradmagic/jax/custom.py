@@ -22,6 +22,7 @@ import numpy as np
 
 from ..core.context import Listener, paused, push, recording, remove, stack, unheard
 from ..core.custom import CustomCall, CustomGradientFunction
+from ..core.forward import Accumulator
 from ..core.nest import flatten
 from ..core.tape import GradientTape
 from ..core.tensor import Tensor
@@ -43,10 +44,13 @@ WORDS = {"grad_fn": "bwd", "upstream": "g", "upstream gradient": "cotangent g", 
 
 
 class JaxCall(CustomCall):
-    """One call of a ``custom_vjp`` function (notes in JAX's words)."""
+    """One call of a ``custom_vjp`` function (notes in JAX's words). Forward mode never
+    runs its ``bwd`` forwards (it refuses a direct ``jax.jvp``): inside a ``grad`` inside a
+    ``jvp``, it differentiates ``fwd`` and ``bwd`` as plain code, as JAX does."""
 
     __slots__ = ()
     words = WORDS
+    body_tangents = True
 
     def forward_function(self):
         """The user's function that computes the outputs (``fwd``, or a ``custom_jvp``'s own
@@ -64,6 +68,7 @@ class JaxJVPCall(JaxCall):
     """One call of a ``custom_jvp`` function: its gradient is the JVP rule, transposed."""
 
     __slots__ = ()
+    body_tangents = False  # forward mode is its rule's
     words = {**WORDS, "grad_fn": "transposed JVP rule", "example": "return primal_out, 2 * x * x_dot",
              "forward": "JVP rule",
              "unrecorded_fix": "compute it from the primals inside the JVP rule",
@@ -285,11 +290,25 @@ class custom_vjp:  # noqa: N801  (JAX's name)
         if self.fwd is None:
             raise AttributeError(f"No VJP defined for custom_vjp function {self.fun.__name__} "
                                  "using defvjp.")
-        if FORWARD.get():
+        if FORWARD.get() and _run_forwards(args):
             raise TypeError("can't apply forward-mode autodiff (jvp) to a custom_vjp function.")
         if not recording() or id(self) in INSIDE.get():
             return self.fun(*args)
         return self.recorded(*args)
+
+
+def _run_forwards(args) -> bool:
+    """Whether forward mode would need a ``custom_vjp`` call's rule run forwards, which JAX
+    refuses: an accumulator gives one of its inputs a tangent, and no reverse pass entered
+    after it (a ``grad`` inside the ``jvp``) transposes the call first. A call inside a
+    ``fwd`` is the forward's own (JAX runs ``fwd`` below the reverse pass that called it)."""
+    leaves = [a for a in tree_flatten(args)[0] if isinstance(a, Tensor)]
+    tapes, inside = stack(), bool(INSIDE.get())
+    for k, t in enumerate(tapes):
+        if isinstance(t, Accumulator) and any(t.follows(a) for a in leaves):
+            if inside or not any(isinstance(u, GradientTape) for u in tapes[k + 1:]):
+                return True
+    return False
 
 
 class custom_jvp:  # noqa: N801  (JAX's name)

@@ -49,6 +49,7 @@ class FunctionCtx:
     materialize_grads = True
     freed = False  # the walk through its node freed what it saved (FunctionNode.freed)
     in_backward = False  # its backward is running (saved tensors stay readable meanwhile)
+    tensor_outputs = None  # which outputs are tensors, where forward also returned others
 
     def save_for_backward(self, *tensors):
         if len(tensors) == 1 and isinstance(tensors[0], CoreTensor):  # the commonest: one tensor
@@ -130,6 +131,9 @@ class FunctionCall(CustomCall):
         ctx, like = self.ctx, self.like
         upstream = (as_tensor_of(g[0], like),) if len(g) == 1 else tuple(
             [as_tensor_of(u, like) for u in g])
+        if ctx.tensor_outputs is not None:  # backward takes one per output: None for the others
+            given = iter(upstream)
+            upstream = tuple([next(given) if t else None for t in ctx.tensor_outputs])
         if not ctx.freed:  # the walk's own call (it frees the graph only after)
             result = self.cls.backward(ctx, *upstream)
         else:  # a check's, after the walk freed it: what it saved stays readable meanwhile
@@ -390,6 +394,8 @@ class Function(metaclass=FunctionMeta):
                 GRAD.reset(token)
             grad = GRAD.get()
             result, outs = _outputs(result, args, ctx.dirty if grad else ())
+            if type(result) is tuple and len(outs) != len(result):
+                ctx.tensor_outputs = tuple([isinstance(r, Tensor) for r in result])
             if ctx.dirty:
                 _dirty(ctx, args, before, result, outs, cls if True in needs and grad else None)
             elif True in needs and grad:
