@@ -103,7 +103,13 @@ def apply(prim, *args, **params):
     cls = result_class(args)
     xp, vals = settle(vals, args)
     out = _new(cls)
-    out.value = prim.impl(xp)(*vals, **params)
+    try:
+        out.value = prim.impl(xp)(*vals, **params)
+    except ValueError as e:  # as in binary
+        mismatch = getattr(cls, "mismatch", None)
+        if mismatch is None:
+            raise
+        raise mismatch(prim, vals, e) from None
     if prim.vjps is not None:
         for tape in TAPES.get():
             tape.on_op(prim, args, vals, out, params)
@@ -161,7 +167,13 @@ def binary(prim, a, b, params=NO_PARAMS):
         xp, (va, vb) = settle(_arrays(va, vb), (a, b))
     f = prim.np if xp is np else prim.impl(xp)
     out = _new(cls)
-    out.value = f(va, vb, **params) if params else f(va, vb)
+    try:
+        out.value = f(va, vb, **params) if params else f(va, vb)
+    except ValueError as e:  # shapes that do not fit: a dialect's class says so in its words
+        mismatch = getattr(cls, "mismatch", None)
+        if mismatch is None:
+            raise
+        raise mismatch(prim, (va, vb), e) from None
     if prim.vjps is not None:
         tapes = TAPES.get()
         if tapes:

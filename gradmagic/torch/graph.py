@@ -25,6 +25,7 @@ from .._backend import xp_of
 from ..core import ops
 from ..core.context import LEVEL
 from ..core.tensor import Tensor as CoreTensor
+from .mismatch import mismatch
 from .modes import GRAD, INFERENCE
 from .values import c_name, castable, named, narrow, step_name, type_name
 from .views import after_change, put_state, sharing, state_of
@@ -156,6 +157,12 @@ class Tensor(CoreTensor):
 
     __hash__ = object.__hash__  # by identity, as torch.Tensor
     made = staticmethod(made)  # the engine tells the class of each op that makes one
+    mismatch = staticmethod(mismatch)  # and asks it for the error where shapes do not fit
+
+    def __bool__(self):
+        if self.value.size != 1:
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self.value)
 
     @property
     def requires_grad(self) -> bool:
