@@ -26,8 +26,9 @@ from ..core import ops
 from ..core.context import LEVEL
 from ..core.tensor import Tensor as CoreTensor
 from .mismatch import mismatch
+from .names import node_name
 from .modes import GRAD, INFERENCE
-from .values import c_name, castable, named, narrow, step_name, type_name
+from .values import c_name, castable, named, narrow, type_name
 from .views import after_change, put_state, sharing, state_of
 
 # -- the graph -------------------------------------------------------------------------------
@@ -107,15 +108,70 @@ class Node:
         """As PyTorch names it: ``MulBackward0``, ``LegendrePolynomial3Backward``, or, for the
         last op of a function made of ops (``F.binary_cross_entropy_with_logits``), that
         function's (``BinaryCrossEntropyWithLogitsBackward0``)."""
-        return self.label or step_name(self.prim)
+        return self.label or node_name(self)
 
     @property
     def next_functions(self):
-        """The nodes of the inputs, as ``(grad_fn, 0)`` pairs (``(None, 0)`` for leaves)."""
-        return tuple((n, 0) for n in self.sources)
+        """The nodes of the inputs, as PyTorch lists them: ``(grad_fn, 0)`` for each tensor
+        operand, ``(AccumulateGrad, 0)`` for a leaf that requires grad, ``(None, 0)`` for one
+        that does not and for the number of an ``add``, ``sub``, ``mul`` or ``div`` (which
+        PyTorch wraps in a tensor, after the tensor); a ``where``'s condition and another
+        op's numbers have none."""
+        rules = self.prim.vjps if type(self.prim.vjps) is tuple else None
+        pairs, numbers = [], []
+        for k, (a, source) in enumerate(zip(self.args, self.sources)):
+            if rules is not None and k < len(rules) and rules[k] is None:
+                continue
+            if isinstance(a, Tensor):
+                if source is None and a.leaf_requires_grad:
+                    source = accumulator(a)
+                pairs.append((source, 0))
+            elif isinstance(a, CoreTensor) or hasattr(a, "shape") and np.ndim(a):
+                pairs.append((None, 0))
+            elif k and self.prim.name in SCALAR_OPERANDS or not k and self.prim.name in COMMUTING:
+                numbers.append((None, 0))
+        return tuple(pairs + numbers)
 
     def __repr__(self):
         return f"<{self.name()}>"
+
+
+SCALAR_OPERANDS = {"add", "subtract", "multiply", "divide", "true_divide"}  # PyTorch's Scalar overloads
+COMMUTING = {"add", "multiply"}  # whose number PyTorch puts second wherever it was written
+
+
+class AccumulateGrad:
+    """The node PyTorch shows for a leaf that requires grad, among ``next_functions``: where
+    its gradient is accumulated into ``.grad`` (``variable``). One per leaf."""
+
+    __slots__ = ("leaf", "__weakref__")
+    next_functions = ()
+    metadata = {}
+
+    def __init__(self, leaf):
+        key = id(leaf)
+        self.leaf = weakref.ref(leaf, lambda ref: ACCUMULATORS.pop(key, None))
+
+    @property
+    def variable(self):
+        return self.leaf()
+
+    def name(self) -> str:
+        return "torch::autograd::AccumulateGrad"
+
+    def __repr__(self):
+        return "<AccumulateGrad>"
+
+
+ACCUMULATORS = {}  # id(leaf) -> its AccumulateGrad, while the leaf lives
+
+
+def accumulator(leaf):
+    """The ``AccumulateGrad`` of ``leaf`` (the same one each time, as PyTorch's)."""
+    node = ACCUMULATORS.get(id(leaf))
+    if node is None or node.variable is not leaf:
+        node = ACCUMULATORS[id(leaf)] = AccumulateGrad(leaf)
+    return node
 
 
 def made(prim, args, vals, out, params):
