@@ -1747,3 +1747,21 @@ def test_numpy_gives_an_array_of_its_own_as_tensorflow_does():
     assert tape.gradient(y, x).numpy().tolist() == [2.0, 4.0]
     s = gm.Variable(2.0).numpy()
     assert type(s) is np.float32 and s == 2.0 and hash(s) == hash(2.0)
+
+
+@pytest.mark.parametrize("persistent", [False, True])
+def test_a_tape_never_entered_says_so_instead_of_giving_none(persistent):
+    # `tape = gm.GradientTape()` with no `with`: nothing is recorded, so every gradient would
+    # be a silent None; TensorFlow raises a RuntimeError there too
+    x = gm.constant(2.0)
+    tape = gm.GradientTape(persistent=persistent)
+    tape.watch(x)
+    y = x * x
+    for ask in (lambda: tape.gradient(y, x), lambda: tape.jacobian(y, x)):
+        with pytest.raises(RuntimeError, match="this tape was never entered") as info:
+            ask()
+        assert isinstance(info.value, gm.GradmagicError)
+    with tape:
+        tape.watch(x)
+        y = x * x
+    assert float(tape.gradient(y, x)) == 4.0

@@ -42,6 +42,9 @@ class TapeView:
         return [a for entry in self._entries if entry is not None for a in entry[1]]
 
 
+NEVER = "never entered"  # a tape's state before its first `with`
+
+
 class GradientTape:
     """Records ops on watched tensors so that gradients can be taken, as ``tf.GradientTape``.
 
@@ -67,7 +70,7 @@ class GradientTape:
         self._entries = []
         self._ids = set()
         self._watched = {}  # id -> Tensor, in the order first watched
-        self._used = False
+        self._used = NEVER  # False once entered; True (or "failed") once a last pass used it
         self._level = 0  # the highest backward-pass order whose ops this tape recorded
         self._levels = {}  # id(output) -> the highest order of the passes it was computed in
         self._order = 0  # the order of the last backward pass over this tape
@@ -80,6 +83,8 @@ class GradientTape:
                                    "already recording, and a tape cannot be re-entered (use one "
                                    "`with tape:` block, or a new tape)")
         self._born = LEVEL.get()
+        if self._used is NEVER:
+            self._used = False
         push(self)
         return self
 
@@ -201,6 +206,10 @@ class GradientTape:
 
     # -- differentiating --------------------------------------------------------
     def _check_usable(self, fn):
+        if self._used is NEVER:  # `tape = GradientTape()` with no `with`: nothing was recorded
+            raise TapeError(f"GradientTape.{fn}: this tape was never entered, so it recorded "
+                            "nothing and every gradient would be None; compute the target inside "
+                            "`with GradientTape() as tape:` (tape.watch(x) goes inside it too)")
         if self._used and not self._persistent:
             failed = (" (by a call that failed while differentiating, which had freed part of "
                       "what the tape saved: run the forward code again on a new tape)"
