@@ -11,6 +11,18 @@ def _doctest_names(doctest_namespace):
     doctest_namespace.update(gm=gm, np=np)
 
 
+@pytest.fixture
+def x64():
+    """gradmagic.jax with ``jax_enable_x64`` for one test: float64, whose finite differences
+    are fine enough for second order (float32's are too coarse)."""
+    import gradmagic.jax as jax
+    jax.config.update("jax_enable_x64", True)
+    try:
+        yield
+    finally:
+        jax.config.update("jax_enable_x64", False)
+
+
 def pytest_terminal_summary(terminalreporter):
     """One line above the counts that says why the CuPy tests were skipped (``-rs`` lists
     each skipped test)."""

@@ -168,7 +168,8 @@ def _private_attributes(tree):
 # private attributes of other libraries that gradmagic reads on purpose, each with its reason
 # (IPython's display protocol, ``_repr_html_`` and its kin, is public by convention)
 FOREIGN = {"_getframe": "sys._getframe: the user's frame, for naming values",
-           "_NoValue": "np._NoValue: NumPy's marker for an argument that was not given"}
+           "_NoValue": "np._NoValue: NumPy's marker for an argument that was not given",
+           "_fields": "a namedtuple's field names, its public API (jax.tree_util's key paths)"}
 
 
 @pytest.mark.parametrize("name", sorted(MODULES))

@@ -407,8 +407,8 @@ def test_a_module_finds_its_variables_as_tensorflow_does():
     model = SequentialModule(name="the_model")
     assert model(tf.constant([[2.0, 2.0, 2.0]])).numpy().tolist() == [[18.0, 18.0]]
     assert [m.name for m in model.submodules] == ["dense", "dense"]
-    assert [v.name for v in model.variables] == ["e", "a", "z", "b", "w", "b", "w"]
-    assert [v.name for v in model.trainable_variables] == ["a", "z", "b", "w", "b", "w"]
+    assert [v.name for v in model.variables] == ["e:0", "a:0", "z:0", "b:0", "w:0", "b:0", "w:0"]
+    assert [v.name for v in model.trainable_variables] == ["a:0", "z:0", "b:0", "w:0", "b:0", "w:0"]
     assert (model.name, SequentialModule().name) == ("the_model", "sequential_module")
     with tf.GradientTape() as tape:
         out = tf.reduce_sum(model(tf.constant([[1.0, -1.0, 2.0]])))

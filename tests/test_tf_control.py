@@ -239,7 +239,7 @@ def test_a_gradient_tool_needs_a_function(tool):
 def test_variable_takes_tensorflow_s_parameters():
     v = tf.Variable(initial_value=[1.0, 2.0], name="w", dtype=tf.float64, shape=(2,))
     assert isinstance(v, tf.Variable) and isinstance(v, gm.Variable) and type(v) is gm.Variable
-    assert v.name == "w" and v.dtype == tf.float64 and v.trainable
+    assert v.name == "w:0" and v.dtype == tf.float64 and v.trainable  # TensorFlow 2.21.0: w:0
     assert not isinstance(tf.constant(1.0), tf.Variable) and issubclass(gm.Variable, tf.Variable)
     with pytest.raises(ValueError, match=r"The `initial_value` arg to `tf.Variable` must be specified except "
                                          r"when you are not providing a `variable_def`. You provided neither."):

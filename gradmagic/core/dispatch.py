@@ -15,7 +15,7 @@ from . import (aliases, assembly, contract, creation, determinant, layout, linal
                ops, polynomials, signal, special, statistics)
 from .context import stack
 from .primitive import apply, binary, unary
-from .tensor import Tensor, Variable
+from .tensor import Tensor, Variable, sliced
 
 # NumPy function -> its differentiable form, from every family of the catalogue
 FUNCTIONS = {**ops.FUNCTIONS, **layout.FUNCTIONS, **contract.FUNCTIONS, **linalg.FUNCTIONS,
@@ -38,6 +38,7 @@ BINARY_OPS = {"floordiv": ops.floor_divide, "mod": ops.remainder, "and": ops.bit
               "or": ops.bitwise_or, "xor": ops.bitwise_xor}  # as NumPy's: bitwise (logical on bools)
 COMPARISONS = {"eq": ops.equal, "ne": ops.not_equal, "lt": ops.less, "le": ops.less_equal,
                "gt": ops.greater, "ge": ops.greater_equal}
+NONE_COMPARISONS = {"eq": False, "ne": True}  # t == None is False, as in TensorFlow and PyTorch
 UNARY = {"neg": ops.negative, "abs": ops.absolute, "invert": ops.invert}
 
 
@@ -57,6 +58,12 @@ def _binary_op(op):
     def reflected(self, other):
         return op(other, self)
     return forward, reflected
+
+
+def _comparison(op, with_none):
+    def forward(self, other):
+        return with_none if other is None else op(self, other)
+    return forward
 
 
 def _unary(prim):
@@ -89,6 +96,12 @@ def reshape(self, *shape):
 
 def transpose(self, *axes):
     return ops.transpose(self, axes[0] if len(axes) == 1 else (axes or None))
+
+
+def variable_getitem(self, index):
+    """``v[index]``: a Tensor the tape follows to ``v``, whose ``assign`` writes into ``v``
+    (``v[0, 1].assign(10.0)``, as TensorFlow's)."""
+    return sliced(ops.getitem(self, index), self, index)
 
 
 def read_value(self):
@@ -197,7 +210,8 @@ def install():
         put(Tensor, f"__{name}__", forward)
         put(Tensor, f"__r{name}__", reflected)
     for name, op in COMPARISONS.items():
-        put(Tensor, f"__{name}__", _binary_op(op)[0])
+        put(Tensor, f"__{name}__", _comparison(op, NONE_COMPARISONS[name]) if name in NONE_COMPARISONS
+            else _binary_op(op)[0])
     for name, op in UNARY.items():
         put(Tensor, f"__{name}__", _unary(op.prim))
     for name, f in METHODS.items():
@@ -206,6 +220,7 @@ def install():
     put(Tensor, "__array_ufunc__", __array_ufunc__)
     put(Tensor, "__array_function__", __array_function__)
     put(Variable, "read_value", read_value)
+    put(Variable, "__getitem__", variable_getitem)
 
 
 install()

@@ -138,6 +138,10 @@ class Tensor:
 
     __hash__ = None  # == is elementwise, as in NumPy and TensorFlow
 
+    def ref(self):
+        """A hashable reference to this object, as TensorFlow's ``ref()`` (``Reference``)."""
+        return Reference(self)
+
     def __setitem__(self, index, value):
         raise GradientTypeError(
             f"{type(self).__name__}.__setitem__: Tensors are immutable, so the tape can "
@@ -193,20 +197,24 @@ class Variable(Tensor):
     def assign(self, value):
         """Replace the value (same shape; cast to this variable's dtype within its kind: a
         float into an int Variable is an error, as in TensorFlow). Not recorded."""
-        xp = xp_of(self.value)
-        new = to_array(value, None, f"Variable({self.name!r}).assign", "value", module=xp)
+        new = _assignable(self, value, f"Variable({self.name!r}).assign")
         if tuple(new.shape) != self.shape:
             raise GradientValueError(
                 f"Variable({self.name!r}).assign(value): expected shape {self.shape}, "
                 f"got {tuple(new.shape)}")
-        if not np.can_cast(np.dtype(str(new.dtype)), np.dtype(str(self.dtype)), "same_kind"):
-            raise GradientTypeError(  # as TensorFlow refuses (a float into an int Variable)
-                f"Variable({self.name!r}).assign(value): cannot convert a value of dtype "
-                f"{new.dtype} to this Variable's dtype {self.dtype} without losing what it "
-                "holds; cast it first, e.g. np.round(value).astype(...)")
-        new = numpy_names(xp).array(new, dtype=self.dtype)  # a copy: assign never aliases
+        new = numpy_names(xp_of(self.value)).array(new, dtype=self.dtype)  # a copy: never aliases
         self.value = callable_value(self, new) if type(self.value) is VariableValue else new
         return self
+
+    @classmethod
+    def add_methods(cls, **methods):
+        """Give every Variable ``methods`` (name: function of the Variable and its arguments),
+        as a dialect whose variables are gradmagic's adds its own API (``gradmagic.tf``: the
+        scatter methods); a name a Variable already has is refused."""
+        for name, f in methods.items():
+            if name in dir(cls) and getattr(cls, name) is not f:
+                raise GradientTypeError(f"Variable.add_methods: Variable has {name} already")
+            setattr(cls, name, f)
 
     # what an in-place change replaces, for a check that runs user code again to put back
     # (debug/snapshot.py); a dialect's mutable tensor has its own
@@ -229,6 +237,85 @@ class Variable(Tensor):
     def __repr__(self):
         return (f"<gm.Variable '{self.name}' shape={self.shape} dtype={self.dtype}, "
                 f"numpy={_numpy_repr(self)}>")
+
+
+def _assignable(variable, value, fn):
+    """``value`` as an array to write into ``variable``: in its array module, of a dtype that
+    casts to the variable's within its kind."""
+    new = to_array(value, None, fn, "value", module=xp_of(variable.value))
+    if not np.can_cast(np.dtype(str(new.dtype)), np.dtype(str(variable.dtype)), "same_kind"):
+        raise GradientTypeError(  # as TensorFlow refuses (a float into an int Variable)
+            f"{fn}(value): cannot convert a value of dtype {new.dtype} to this Variable's dtype "
+            f"{variable.dtype} without losing what it holds; cast it first, e.g. "
+            "np.round(value).astype(...)")
+    return new
+
+
+class VariableSlice(Tensor):
+    """What indexing a Variable gives (``v[0, 1]``, ``v[:, 0]``): an ordinary Tensor, which the
+    tape follows to the Variable, that also writes back, as TensorFlow's does:
+    ``v[:, 0].assign([1.0, 2.0])`` changes that part of ``v`` in place and returns ``v``.
+    Like ``Variable.assign``, the write is not recorded: reads made before it keep the
+    values they read."""
+
+    __slots__ = ()  # Tensor's layout, so that the indexing op's result becomes one in place
+    SOURCES = {}  # id(slice) -> (a weak reference to it, its Variable, its index)
+
+    def assign(self, value, name=None):
+        _, variable, index = VariableSlice.SOURCES[id(self)]
+        fn = f"Variable({variable.name!r})[...].assign"
+        new = _assignable(variable, value, fn)
+        whole = numpy_names(xp_of(variable.value)).array(variable.value)  # a plain copy
+        index = tuple(raw(i) for i in index) if isinstance(index, tuple) else raw(index)
+        target = tuple(np.shape(whole[index]))
+        try:
+            fits = np.broadcast_shapes(tuple(new.shape), target) == target
+        except ValueError:
+            fits = False
+        if not fits:
+            raise GradientValueError(f"{fn}(value): Cannot broadcast input shape {list(new.shape)} "
+                                     f"into final shape {list(target)}")
+        whole[index] = new
+        return variable.assign(whole)
+
+
+def sliced(out, variable, index):
+    """``out``, the Tensor ``variable[index]`` read, made the VariableSlice that writes there."""
+    key = id(out)
+    out.__class__ = VariableSlice
+    VariableSlice.SOURCES[key] = (
+        weakref.ref(out, lambda _: VariableSlice.SOURCES.pop(key, None)), variable, index)
+    return out
+
+
+class Reference:
+    """What ``t.ref()`` gives, as TensorFlow's: a hashable stand-in for a Tensor or Variable,
+    equal to another only where both stand for the same object (``{v.ref(): ...}`` keys a
+    dict by identity); ``deref()`` gives the object back."""
+
+    __slots__ = ("wrapped",)
+
+    def __init__(self, wrapped):
+        self.wrapped = wrapped
+
+    def deref(self):
+        return self.wrapped
+
+    def __eq__(self, other):
+        if other is None:
+            return False
+        if not isinstance(other, Reference):
+            raise TypeError("Cannot compare wrapped object with unwrapped object")
+        return self.wrapped is other.wrapped
+
+    def __ne__(self, other):
+        return not self == other
+
+    def __hash__(self):
+        return id(self.wrapped)
+
+    def __repr__(self):
+        return f"<Reference wrapping {self.wrapped!r}>"
 
 
 class VariableValue(np.ndarray):

@@ -20,6 +20,7 @@ from ..render._format import number
 
 OPERATORS = {"add": "+", "subtract": "-", "multiply": "*", "divide": "/", "power": "**",
              "matmul": "@"}  # ops whose output reads as `a + b`
+DEFAULT_NAMES = ("Variable", "Variable:0")  # a Variable nobody named (gm's, tf's, in any scope)
 LONGEST = 24  # an expression longer than this is named by a number instead
 
 
@@ -85,7 +86,7 @@ class Naming:
         """The name the user gave a value: a Variable's own name, or the variable of their
         code that holds it (or held the tensor a row's value was read from: its name in
         every version); None when there is none."""
-        if isinstance(value, Variable) and value.name != "Variable":
+        if isinstance(value, Variable) and value.name.rpartition("/")[2] not in DEFAULT_NAMES:
             return value.name
         if not isinstance(value, Tensor):
             return None

@@ -1,5 +1,8 @@
 """JAX's arrays on gradmagic: ``Array`` (a gradmagic Tensor that prints as JAX's), dtype
-canonicalization (float32 and int32 unless ``jax_enable_x64``), and ``config``."""
+canonicalization (float32 and int32 unless ``jax_enable_x64``), and ``config``. Indexing is
+JAX's: an out-of-bounds index is clamped in a gather (``x[i]``) and drops its update in a
+scatter (``x.at[i].set``); ``float(x)``, ``complex(x)`` and ``x.tolist()`` of an array a
+transformation follows raise JAX's ``ConcretizationTypeError``."""
 
 from __future__ import annotations
 
@@ -13,6 +16,9 @@ from ..core.kinks import absolute_one_at_zero, maximum_halves, minimum_halves
 from ..core.primitive import computed_in
 from ..core.tensor import Tensor
 from ..debug.nans import no_first_nan_stop
+from .errors import concretization
+from .indexing import bounded, values
+from .indexing import fill_value as fill
 
 
 UNCHECKED = ("jax_debug_nans", "jax_debug_infs")  # JAX's checks gradmagic does not make
@@ -61,7 +67,8 @@ class Array(Tensor):
     def __repr__(self):
         host = np.asarray(self.numpy())
         body = np.array2string(host, separator=", ", prefix="Array(")
-        return f"Array({body}, dtype={host.dtype})"
+        shape = f"shape={host.shape}, " if host.size == 0 else ""
+        return f"Array({body}, {shape}dtype={host.dtype})"
 
     @property
     def at(self):
@@ -70,8 +77,29 @@ class Array(Tensor):
     def block_until_ready(self):
         return self
 
-    def item(self):
+    def item(self):  # JAX's too, under grad (the value a constant, as int(x)'s)
         return self.numpy().item()
+
+    def __float__(self):
+        return float(_concrete(self, "float").value)
+
+    def __complex__(self):
+        return complex(_concrete(self, "complex").value)
+
+    def tolist(self):
+        if followed(self):
+            raise concretization(self, "The tolist() method was called on traced array with shape {aval}.")
+        return super().tolist()
+
+
+def _concrete(x, fn):
+    """``x``, refused in JAX's words where a transformation follows it: ``fn(x)`` would be a
+    Python number that the gradient takes for a constant."""
+    if followed(x):
+        raise concretization(x, f"The problem arose with the `{fn}` function. If trying to convert "
+                                f"the data type of a value, try using `x.astype({fn})` or "
+                                f"`jnp.array(x, {fn})` instead.")
+    return x
 
 
 def _narrowed(prim, args, vals, out, params):
@@ -110,71 +138,101 @@ class _At:
 def _plain_index(index):
     """An index with its integer Arrays as the arrays they hold (the engine indexes with
     values, and an index carries no gradient); a list is refused, as JAX refuses it."""
-    if isinstance(index, tuple):
-        return tuple(_plain_index(i) for i in index)
-    if isinstance(index, Tensor):
-        return index.value
-    if isinstance(index, list):
+    if isinstance(index, list) or isinstance(index, tuple) and any(isinstance(i, list) for i in index):
         raise TypeError("Using a non-tuple sequence for multidimensional indexing is not allowed; "
                         "use `arr[array(seq)]` instead of `arr[seq]`. See "
                         "https://github.com/jax-ml/jax/issues/4564 for more information.")
-    return index
+    return values(index)
 
 
 class _Update:
     """``x.at[index]``: ``set``, ``add``, ``multiply``, ``min``, ``max``, ``get``: a new array,
-    differentiable; ``add`` at a repeated index adds each value, as JAX's scatter-add does."""
+    differentiable; ``add`` at a repeated index adds each value, as JAX's scatter-add does.
+    An out-of-bounds index drops its update (JAX's default, ``mode="drop"``), or is clamped
+    with ``mode="clip"``."""
 
     def __init__(self, array, index):
         self.array, self.index = array, _plain_index(index)
 
-    def get(self, mode=None, fill_value=None):
-        """The elements at the index; ``mode="fill"``: ``fill_value`` (NaN for floats) where an
-        integer index along the first axis is out of bounds, as JAX's gather fills."""
-        if mode is None or mode == "promise_in_bounds":
+    def get(self, mode=None, fill_value=None, *, indices_are_sorted=False, unique_indices=False):
+        """The elements at the index: an out-of-bounds index clamped (``mode="clip"``, and by
+        default, where no gradient reaches the element through it), or giving ``fill_value``
+        (NaN for floats) with ``mode="fill"`` or ``"drop"``, as JAX's gather."""
+        out = bounded(self.array.shape, self.index)
+        if out is None or mode in (None, "promise_in_bounds"):
             return self.array[self.index]
-        idx = np.asarray(self.index)
-        if mode != "fill" or idx.dtype.kind not in "iu":
-            raise NotImplementedError(f"x.at[index].get(mode={mode!r}): gradmagic.jax takes mode='fill' "
-                                      "with an integer index along the first axis")
-        n = self.array.shape[0]
-        inside = (idx >= -n) & (idx < n)
-        fill = np.nan if fill_value is None and self.array.dtype.kind == "f" else fill_value
-        picked = self.array[np.where(inside, idx, 0)]
-        mask = inside.reshape(inside.shape + (1,) * (picked.ndim - inside.ndim))
-        return to_array(ops.where(mask, picked, asarray(fill, self.array.dtype)))
+        if mode not in ("fill", "drop", "clip"):
+            raise ValueError(f"x.at[index].get(mode={mode!r}): mode must be one of 'clip', 'drop', "
+                             "'fill', 'promise_in_bounds'")
+        picked = ops.getitem(self.array, out.clamped)
+        if mode == "clip":
+            return picked
+        return to_array(ops.where(out.valid, picked, asarray(fill(self.array.dtype, fill_value),
+                                                                self.array.dtype)))
 
-    def set(self, values):
-        return ops.index_set(self.array, self.index, asarray(values, self.array.dtype))
+    def _scatter(self, mode, update):
+        """``update(array, index, crop)`` where an out-of-bounds index is clamped
+        (``mode="clip"``) or, by default, points one past the end of the array padded by one
+        on its axis, so that its update lands outside ``crop`` and is dropped."""
+        out = bounded(self.array.shape, self.index)
+        if out is None or mode in ("clip", "promise_in_bounds"):
+            return update(self.array, self.index if out is None else out.clamped, None)
+        shape = self.array.shape
+        crop = tuple(slice(0, n) for n in shape)
+        padded = np.pad(self.array, [(0, e - n) for n, e in zip(shape, out.extended)])
+        return update(padded, out.dropped, crop)[crop]
 
-    def add(self, values):
-        return ops.index_add(self.array, self.index, asarray(values, self.array.dtype))
+    def set(self, values, *, mode=None, indices_are_sorted=False, unique_indices=False):
+        return self._scatter(mode, lambda a, i, crop: ops.index_set(a, i, asarray(values, a.dtype)))
 
-    def multiply(self, values):
-        counts = np.zeros(self.array.shape, np.int64)
-        np.add.at(counts, self.index, 1)
-        if counts.max(initial=0) > 1:  # JAX multiplies once per repeat; set would do it once
-            raise NotImplementedError("x.at[index].multiply(values) with a repeated index is not "
-                                      "supported in gradmagic.jax (JAX multiplies once per "
-                                      "repeat): multiply by a factor array built with .at[].set")
-        return self.set(self.array[self.index] * values)
+    def add(self, values, *, mode=None, indices_are_sorted=False, unique_indices=False):
+        return self._scatter(mode, lambda a, i, crop: ops.index_add(a, i, asarray(values, a.dtype)))
 
-    def min(self, values):
+    def multiply(self, values, *, mode=None, indices_are_sorted=False, unique_indices=False):
+        def update(a, i, crop):
+            if _repeated(a, i, crop):  # JAX multiplies once per repeat; set would do it once
+                raise NotImplementedError("x.at[index].multiply(values) with a repeated index is "
+                                          "not supported in gradmagic.jax (JAX multiplies once per "
+                                          "repeat): multiply by a factor array built with .at[].set")
+            return ops.index_set(a, i, a[i] * values)
+        return self._scatter(mode, update)
+
+    def min(self, values, *, mode=None, indices_are_sorted=False, unique_indices=False):
         """The smaller of each element and its value; at a tie each gets half the gradient,
         as JAX's minimum."""
-        return self._once("min", minimum_halves, values)
+        return self._once("min", minimum_halves, values, mode)
 
-    def max(self, values):
-        return self._once("max", maximum_halves, values)
+    def max(self, values, *, mode=None, indices_are_sorted=False, unique_indices=False):
+        return self._once("max", maximum_halves, values, mode)
 
-    def _once(self, name, fn, values):
-        counts = np.zeros(self.array.shape, np.int64)
-        np.add.at(counts, self.index, 1)
-        if counts.max(initial=0) > 1:
-            raise NotImplementedError(f"x.at[index].{name}(values) with a repeated index is not "
-                                      "supported in gradmagic.jax: reduce the values of each index "
-                                      "first (jnp.minimum / jnp.maximum), then .at[].set")
-        return self.set(fn(self.array[self.index], asarray(values, self.array.dtype)))
+    def _once(self, name, fn, values, mode):
+        def update(a, i, crop):
+            if _repeated(a, i, crop):
+                raise NotImplementedError(f"x.at[index].{name}(values) with a repeated index is not "
+                                          "supported in gradmagic.jax: reduce the values of each "
+                                          "index first (jnp.minimum / jnp.maximum), then .at[].set")
+            return ops.index_set(a, i, fn(a[i], asarray(values, a.dtype)))
+        return self._scatter(mode, update)
+
+
+def _repeated(a, index, crop):
+    """Whether ``index`` names an element of ``a[crop]`` more than once."""
+    counts = np.zeros(a.shape, np.int64)
+    np.add.at(counts, index, 1)
+    return counts[crop or ()].max(initial=0) > 1
+
+
+def _gather(x, index):
+    """``x[index]``, an out-of-bounds integer index clamped as JAX's gather clamps it, the
+    gradient reaching no element through it."""
+    out = bounded(x.shape, values(index))
+    if out is None:
+        return ops.getitem(x, index)
+    picked = ops.getitem(x, out.clamped)
+    return to_array(ops.where(out.valid, picked, ops.stop_gradient(picked)))
+
+
+Array.__getitem__ = _gather
 
 
 def asarray(value, dtype=None):

@@ -413,7 +413,7 @@ def vmap(fun, in_axes=0, out_axes=0, axis_name=None, axis_size=None, spmd_axis_n
         n = sizes.pop() if sizes else axis_size
         results = []
         for i in range(n):
-            call = [tree_unflatten(td, [ops.moveaxis(x, la, 0)[i] if la is not None else x
+            call = [tree_unflatten(td, [x[(slice(None),) * (la % x.ndim) + (i,)] if la is not None else x
                                         for x, la in zip(leaves, las)])
                     for leaves, las, td in flat_args]
             results.append(fun(*call))

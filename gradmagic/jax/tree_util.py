@@ -1,10 +1,13 @@
 """``jax.tree_util``: pytrees as JAX flattens them: tuples, lists, dicts (in sorted key
 order), namedtuples and the classes registered with ``register_pytree_node`` are nodes,
-``None`` is an empty node, anything else is a leaf."""
+``None`` is an empty node, anything else is a leaf. Key paths as JAX's
+(``tree_flatten_with_path``, ``tree_map_with_path``, ``keystr``: ``DictKey``, ``SequenceKey``,
+``GetAttrKey``, ``FlattenedIndexKey``), ``tree_transpose``, and ``Partial``, a pytree."""
 
 from __future__ import annotations
 
 import functools
+from typing import NamedTuple
 
 NODES = {}  # a registered class -> (flatten: x -> (children, aux), unflatten: (aux, children) -> x)
 
@@ -23,6 +26,22 @@ class PyTreeDef:
 
     def unflatten(self, leaves):
         return tree_unflatten(self, leaves)
+
+    def compose(self, inner):
+        """This structure with a tree of ``inner``'s at each leaf."""
+        if self.kind == "leaf":
+            return inner
+        return PyTreeDef(self.kind, self.meta, [c.compose(inner) for c in self.children])
+
+    def flatten_up_to(self, tree):
+        """The subtrees of ``tree`` at this structure's leaves (``tree``'s structure starts
+        with this one)."""
+        if self.kind == "leaf":
+            return [tree]
+        kind, meta, children = _node(tree)
+        if kind != self.kind or len(children) != len(self.children) or kind == "dict" and meta != self.meta:
+            raise ValueError(f"Tree structure mismatch: {tree!r} does not match the prefix {self}")
+        return [x for d, c in zip(self.children, children) for x in d.flatten_up_to(c)]
 
     def __eq__(self, other):
         return (isinstance(other, PyTreeDef) and (self.kind, self.meta) == (other.kind, other.meta)
@@ -60,7 +79,20 @@ def register_pytree_node(nodetype, flatten_func, unflatten_func, flatten_with_ke
     if nodetype in NODES:
         raise ValueError(f"Duplicate custom PyTreeDef type registration for {nodetype}.")
     NODES[nodetype] = (flatten_func, unflatten_func)
+    if flatten_with_keys_func is not None:
+        KEYED[nodetype] = flatten_with_keys_func
     return nodetype
+
+
+def register_pytree_with_keys(nodetype, flatten_with_keys, unflatten_func, flatten_func=None):
+    """``jax.tree_util.register_pytree_with_keys``: as ``register_pytree_node``, with
+    ``flatten_with_keys(x)`` giving ``(((key, child), ...), aux_data)``, the keys of the
+    children's paths."""
+    if flatten_func is None:
+        def flatten_func(x):
+            pairs, aux = flatten_with_keys(x)
+            return [c for _, c in pairs], aux
+    return register_pytree_node(nodetype, flatten_func, unflatten_func, flatten_with_keys)
 
 
 def register_pytree_node_class(cls):
@@ -154,3 +186,118 @@ def tree_all(tree, is_leaf=None):
 def tree_reduce(function, tree, *initializer, is_leaf=None):
     """``functools.reduce`` of ``function`` over the leaves."""
     return functools.reduce(function, tree_leaves(tree, is_leaf), *initializer)
+
+
+# -- key paths --------------------------------------------------------------------------
+KEYED = {}  # a class registered with keys -> flatten_with_keys: x -> (((key, child), ...), aux)
+
+
+class DictKey(NamedTuple):
+    """The key of a dict's child in a path: ``['a']``."""
+
+    key: object
+
+    def __str__(self):
+        return f"[{self.key!r}]"
+
+
+class SequenceKey(NamedTuple):
+    """The position of a list's or tuple's child in a path: ``[0]``."""
+
+    idx: int
+
+    def __str__(self):
+        return f"[{self.idx}]"
+
+
+class GetAttrKey(NamedTuple):
+    """The attribute of a namedtuple's (or a class's) child in a path: ``.name``."""
+
+    name: str
+
+    def __str__(self):
+        return f".{self.name}"
+
+
+class FlattenedIndexKey(NamedTuple):
+    """The position of a registered class's child, where it was registered without keys."""
+
+    key: int
+
+    def __str__(self):
+        return f"[<flat index {self.key}>]"
+
+
+def _keyed_children(tree):
+    """``[(key, child)]`` of a node (None for a leaf)."""
+    kind, meta, children = _node(tree)
+    if kind == "leaf":
+        return None
+    if kind == "custom" and type(tree) in KEYED:
+        return list(KEYED[type(tree)](tree)[0])
+    if kind in ("tuple", "list"):
+        keys = map(SequenceKey, range(len(children)))
+    elif kind == "dict":
+        keys = map(DictKey, meta)
+    elif kind == "namedtuple":
+        keys = map(GetAttrKey, meta._fields)
+    else:  # None (no children), or a class registered without keys
+        keys = map(FlattenedIndexKey, range(len(children)))
+    return list(zip(keys, children))
+
+
+def tree_flatten_with_path(tree, is_leaf=None):
+    """``([(path, leaf)], treedef)``: each leaf with its path, a tuple of keys (``DictKey``,
+    ``SequenceKey``, ``GetAttrKey``, ``FlattenedIndexKey``) from the root."""
+    pairs = []
+
+    def walk(path, t):
+        children = None if is_leaf is not None and is_leaf(t) else _keyed_children(t)
+        if children is None:
+            pairs.append((path, t))
+            return
+        for k, c in children:
+            walk(path + (k,), c)
+    walk((), tree)
+    return pairs, tree_structure(tree, is_leaf)
+
+
+def tree_leaves_with_path(tree, is_leaf=None):
+    return tree_flatten_with_path(tree, is_leaf)[0]
+
+
+def tree_map_with_path(f, tree, *rest, is_leaf=None):
+    """``f(path, leaf, *others)`` leaf by leaf (``rest``: trees of ``tree``'s structure)."""
+    pairs, treedef = tree_flatten_with_path(tree, is_leaf)
+    others = [treedef.flatten_up_to(r) for r in rest]
+    return tree_unflatten(treedef, [f(p, x, *xs) for (p, x), *xs in zip(pairs, *others)])
+
+
+def keystr(keys, *, simple=False, separator=""):
+    """A path as JAX writes it: ``['a'][0].b`` (``simple``: the keys alone, joined by
+    ``separator``: ``a/0/b``)."""
+    if not simple:
+        return separator.join(str(k) for k in keys)
+    return separator.join(str(k[0]) for k in keys)
+
+
+def tree_transpose(outer_treedef, inner_treedef, pytree_to_transpose):
+    """A tree of ``outer_treedef`` whose leaves are trees of ``inner_treedef``, turned into an
+    ``inner`` tree of ``outer`` trees."""
+    leaves, treedef = tree_flatten(pytree_to_transpose)
+    expected = outer_treedef.compose(inner_treedef)
+    if treedef != expected:
+        raise TypeError(f"Mismatch\n{treedef}\n != \n{expected}")
+    n = inner_treedef.num_leaves
+    columns = [tree_unflatten(outer_treedef, leaves[i::n]) for i in range(n)]
+    return tree_unflatten(inner_treedef, columns)
+
+
+class Partial(functools.partial):
+    """``jax.tree_util.Partial``: a ``functools.partial`` that is a pytree, its arguments the
+    leaves and its function part of the structure, so it can be passed through ``jit`` and
+    other transformations."""
+
+
+register_pytree_node(Partial, lambda p: ((p.args, p.keywords), p.func),
+                     lambda func, children: Partial(func, *children[0], **children[1]))

@@ -9,12 +9,13 @@ covers the common eager API: tensors and ``Variable``, ``GradientTape``,
 ``while_loop``, ``scan`` and the folds (Python control flow, eager), ``TensorSpec``; a name
 it does not map raises ``AttributeError`` naming it.
 
-The modules, by family: ``tensors`` (making and converting), ``math`` (with ``segments``
-and ``more_math``), ``arrays`` and ``more_arrays`` (shapes, indexing, clipping, ``unique``,
-``searchsorted`` ...), ``strided`` (``strided_slice``, the scatters' max and min),
-``scatter``, ``linalg``, ``nn`` (with ``more_nn``, and ``conv``: convolution and pooling),
-``random``, ``control`` (control flow and gradient tools), ``eager`` (graph-mode no-ops,
-initializers, ``py_function``), ``debugging`` (asserts), ``autodiff``, ``specs``
+The modules, by family: ``tensors`` (making and converting; ``variables``: a Variable's
+scatter methods), ``math`` (with ``segments`` and ``more_math``), ``arrays`` and
+``more_arrays`` (shapes, indexing, clipping, ``unique``, ``searchsorted`` ...), ``strided``
+(``strided_slice``, the scatters' max and min), ``scatter``, ``linalg``, ``nn`` (with
+``more_nn``, and ``conv``: convolution and pooling), ``random``, ``control`` (control flow
+and gradient tools), ``tensor_array``, ``eager`` (graph-mode no-ops, initializers,
+``py_function``), ``debugging`` (asserts), ``autodiff``, ``specs``
 (``TensorSpec``, ``tf.function``) and ``errors``.
 
 >>> import gradmagic.tf as tf
@@ -56,11 +57,13 @@ from .scatter import (scatter_nd, tensor_scatter_nd_add, tensor_scatter_nd_sub,
                       tensor_scatter_nd_update)
 from .specs import TensorSpec, function
 from .strided import strided_slice, tensor_scatter_nd_max, tensor_scatter_nd_min
+from .tensor_array import TensorArray
 from .tensors import (UnconnectedGradients, Variable, bool, cast, complex64, complex128,
                       constant, convert_to_tensor, executing_eagerly, eye, fill, float16,
                       float32, float64, identity, int8, int16, int32, int64, is_tensor,
                       linspace, missing, newaxis, ones, ones_like, print, range, rank, shape,
                       size, uint8, zeros, zeros_like)
+from .variables import IndexedSlices
 
 out_of_scope.install()  # `from gradmagic.<dialect> import <missing>` says what __getattr__ says
 
@@ -93,7 +96,7 @@ __all__ = sorted({
     "while_loop",
     "map_fn", "vectorized_map", "recompute_grad", "grad_pass_through", "gradients",
     "scan", "foldl", "foldr", "scatter_nd", "tensor_scatter_nd_add", "tensor_scatter_nd_sub",
-    "tensor_scatter_nd_update", "TensorSpec", "TensorShape",
+    "tensor_scatter_nd_update", "TensorSpec", "TensorShape", "TensorArray", "IndexedSlices",
     "math", "linalg", "nest", "nn", "random", "debugging", "autodiff", "errors", "config", "Module",
     "dtypes", "DType",
     "name_scope", "scalar_mul",

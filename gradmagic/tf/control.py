@@ -17,6 +17,7 @@ from ..errors import GradientTypeError, GradientValueError
 from .arrays import unstack
 from .errors import InvalidArgumentError
 from .nest import outline
+from .tensor_array import TensorArray
 from .tensors import as_tensor, convert_to_tensor
 
 
@@ -82,8 +83,8 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
                back_prop=True, swap_memory=False, maximum_iterations=None, name=None):
     """``tf.while_loop``: while ``cond(*loop_vars)``, ``loop_vars = body(*loop_vars)``, at most
     ``maximum_iterations`` times; ``body`` returns the same structure as ``loop_vars``. The
-    result has ``body``'s structure, each leaf a Tensor. Gradients flow through every
-    iteration, as the tape records them."""
+    result has ``body``'s structure, each leaf a Tensor (a ``TensorArray`` stays one).
+    Gradients flow through every iteration, as the tape records them."""
     callable_or_fail("tf.while_loop", "cond", cond)
     callable_or_fail("tf.while_loop", "body", body)
     if not loop_vars:
@@ -106,7 +107,7 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         loop_vars = new
         done += 1
     leaves, _, rebuild = flatten(loop_vars)
-    return rebuild([convert_to_tensor(v) for v in leaves])
+    return rebuild([v if isinstance(v, TensorArray) else convert_to_tensor(v) for v in leaves])
 
 
 def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap_memory=False,

@@ -22,8 +22,13 @@ class NotFoundError(OpError):
     """``tf.errors.NotFoundError``: no kernel for these dtypes (``tf.realdiv`` of integers)."""
 
 
+class OutOfRangeError(OpError):
+    """``tf.errors.OutOfRangeError``: an index past the end (a ``TensorArray``'s read or write)."""
+
+
 class InternalError(OpError):
     """``tf.errors.InternalError``: an integer division by zero, as TensorFlow reports it."""
 
 
-__all__ = ["OpError", "InvalidArgumentError", "UnimplementedError", "NotFoundError", "InternalError"]
+__all__ = ["OpError", "InvalidArgumentError", "UnimplementedError", "NotFoundError", "InternalError",
+           "OutOfRangeError"]

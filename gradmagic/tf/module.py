@@ -3,8 +3,8 @@ TensorFlow's basic guides read them (``model.variables``, ``model.trainable_vari
 attributes in sorted order, into lists, tuples and dicts, then submodules, each Variable
 once."""
 
-import contextlib
 import contextvars
+import functools
 import re
 
 from ..core.nest import flatten
@@ -37,7 +37,9 @@ def _leaves(module, seen):
 
 class Module:
     """``tf.Module``: ``name``, ``variables``, ``trainable_variables``, ``submodules`` and a
-    ``name_scope`` (a context that only names)."""
+    ``name_scope``: the scope it was made in, then its name (``'outer/dense/'``), which the
+    methods decorated with ``tf.Module.with_name_scope`` enter (their Variables are named in
+    it: ``'outer/dense/w:0'``)."""
 
     def __init__(self, name=None):
         if name is None:
@@ -46,6 +48,7 @@ class Module:
             raise ValueError(f"'{name}' is not a valid module name. Module names must be valid "
                              "Python identifiers (e.g. a valid class name).")
         self._name = name
+        self._scope = name_scope(f"{SCOPE.get()}{name}/")
 
     @property
     def name(self):
@@ -53,7 +56,7 @@ class Module:
 
     @property
     def name_scope(self):
-        return contextlib.nullcontext(self._name + "/")
+        return self._scope
 
     def _flat(self, predicate):
         return tuple(v for v in _leaves(self, {id(self)}) if predicate(v))
@@ -76,22 +79,30 @@ class Module:
 
     @classmethod
     def with_name_scope(cls, method):
-        return method
+        @functools.wraps(method)
+        def scoped(self, *args, **kwargs):
+            with self.name_scope:
+                return method(self, *args, **kwargs)
+        return scoped
 
 
 class name_scope:  # noqa: N801  (TensorFlow's name)
     """``tf.name_scope(name)``: a context that gives the scope's name (``'dense/'``, nested
-    ``'dense/inner/'``); gradmagic names nothing by it (a Variable keeps the name it is given)."""
+    ``'dense/inner/'``; a name ending in ``/`` is the whole scope, ``''`` none), in which
+    ``tf.Variable`` names its Variables (``'dense/w:0'``)."""
 
     def __init__(self, name):
         self.name = str(name)
+        self.tokens = []  # one per entry: a Module's scope may be entered again inside itself
 
     def __enter__(self):
-        self.token = SCOPE.set(f"{SCOPE.get()}{self.name}/")
+        name = self.name
+        self.tokens.append(SCOPE.set(name if not name or name.endswith("/")
+                                     else f"{SCOPE.get()}{name}/"))
         return SCOPE.get()
 
     def __exit__(self, *exc):
-        SCOPE.reset(self.token)
+        SCOPE.reset(self.tokens.pop())
         return False
 
 

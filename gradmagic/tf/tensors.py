@@ -20,6 +20,7 @@ from ..core.tensor import callable_value
 from ..core.tensor import constant as core_constant
 from ..errors import GradientTypeError, GradientValueError, NoGradientError
 from .errors import InvalidArgumentError
+from .module import SCOPE
 
 # TensorFlow's dtypes: a tensor's own (NumPy's, with TensorFlow's DType attributes)
 float16, float32, float64 = (dtype_of(np.dtype(n)) for n in ("float16", "float32", "float64"))
@@ -174,7 +175,8 @@ class Variable(metaclass=VariableType):
     (``isinstance(v, tf.Variable)`` holds for every one). ``initial_value`` may be a callable,
     as in TensorFlow. ``v.value`` is the raw array (gradmagic's attribute, on every Tensor)
     and, on NumPy, ``v.value()`` reads the variable (TensorFlow's method): see
-    ``gradmagic.core.tensor.VariableValue``."""
+    ``gradmagic.core.tensor.VariableValue``. Its ``name`` is TensorFlow's: under the name
+    scopes entered, with ``:0`` (``tf.Variable(1.0, name="w").name`` is ``'w:0'``)."""
 
     def __new__(cls, initial_value=None, trainable=None, validate_shape=True, caching_device=None,
                 name=None, variable_def=None, dtype=None, import_scope=None, constraint=None,
@@ -195,6 +197,7 @@ class Variable(metaclass=VariableType):
                 "neither.")
         if callable(initial_value) and not isinstance(initial_value, (Tensor, np.ndarray)):
             initial_value = initial_value()  # a function that makes it (an array is a value)
+        name = f"{SCOPE.get()}{'Variable' if name is None else name}:0"  # TensorFlow's: 'outer/w:0'
         v = CoreVariable(initial_value, name=name, trainable=True if trainable is None else trainable,
                          dtype=dtype)
         v.value = callable_value(v, v.value)  # v.value(): TensorFlow's method

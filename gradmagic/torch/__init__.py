@@ -24,18 +24,21 @@ import numpy as np
 from .. import out_of_scope
 from ..core import ops
 from ..core.tensor import Tensor as CoreTensor
-from . import autograd, elementwise, functions, linalg, nn, products, reorder, special, values, views
+from . import (autograd, elementwise, functions, linalg, nn, products, reorder, sampling, special, values,
+               views)
 from .modes import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad,
                     set_grad_enabled)
 from .tensor import Tensor, make
 from .anomaly import is_anomaly_enabled
-from .methods import install, install_in_place
-from .values import (DEFAULT_GENERATOR, DEFAULTS, DTYPES, Device, Generator, Size, check_device,
+from .legacy import TypedTensor
+from .printing import set_printoptions
+from .methods import install, install_in_place, std_mean, var_mean
+from .values import (DEFAULT_GENERATOR, DEFAULTS, DTYPES, TYPE_NAMES, Device, Generator, Size, check_device,
                      default_float, dtype, generator_of, missing, torch_dtype)
 
 install(Tensor)  # the methods methods.py adds (gather, topk, det ...)
 functions.install(Tensor)  # and functions.py (asin, atan2, lerp, diag ...)
-MORE = (products, reorder, elementwise)  # addmm ..., flips and splits ..., erfinv, kthvalue ...
+MORE = (products, reorder, elementwise, sampling)  # addmm ..., flips and splits ..., erfinv ..., bernoulli ...
 for _module in MORE:
     for _name, _f in _module.METHODS.items():
         setattr(Tensor, _name, _f)
@@ -56,6 +59,8 @@ int32 = int = DTYPES[np.dtype("int32")]  # noqa: A001
 int64 = long = DTYPES[np.dtype("int64")]
 bool = DTYPES[np.dtype("bool")]  # noqa: A001
 device = Device
+# torch.FloatTensor, torch.LongTensor ...: the legacy constructors of one dtype each (legacy.py)
+globals().update({f"{n}Tensor": TypedTensor(Tensor, DTYPES[np.dtype(d)]) for d, n in TYPE_NAMES.items()})
 strided = "strided"
 
 
@@ -189,6 +194,11 @@ def linspace(start, end, steps, dtype=None, device=None, requires_grad=False, **
                 "torch.linspace")
 
 
+def logspace(start, end, steps, base=10.0, dtype=None, device=None, requires_grad=False, **kwargs):
+    return make(np.logspace(start, end, steps, base=base), dtype or default_float(), requires_grad, device,
+                "torch.logspace")
+
+
 def eye(n, m=None, dtype=None, device=None, requires_grad=False, **kwargs):
     return make(np.eye(n, m), dtype or default_float(), requires_grad, device, "torch.eye")
 
@@ -277,7 +287,8 @@ _METHODS = ("exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "erf", "relu"
             "all", "any", "eq", "ne", "lt", "le", "gt", "ge", "tan", "masked_fill",
             "index_select", "gather", "scatter_add", "scatter", "split", "chunk", "topk", "median", "det",
             "inverse", "tril", "triu", "roll", "nonzero", "floor", "ceil", "trunc", "round",
-            "unbind", "is_floating_point", "maximum", "minimum", "outer", "dist")
+            "unbind", "is_floating_point", "maximum", "minimum", "outer", "dist", "floor_divide",
+            "count_nonzero", "relu_")
 globals().update({name: _method(name) for name in _METHODS + tuple(functions.METHODS)
                   + tuple(functions.ALIASES)})
 for _module in MORE:
@@ -324,7 +335,8 @@ def __getattr__(name):
     raise AttributeError(missing(f"torch.{name}"))
 
 
-_INTERNAL = ("np", "ops", "CoreTensor", "out_of_scope", "DEFAULTS", "DTYPES", "default_float", "missing",
+_INTERNAL = ("np", "TYPE_NAMES", "TypedTensor", "ops", "CoreTensor", "out_of_scope", "DEFAULTS", "DTYPES", "default_float", "missing",
              "torch_dtype",
-             "check_device", "install", "install_in_place", "MORE", "products", "reorder", "elementwise")
+             "check_device", "install", "install_in_place", "MORE", "products", "reorder", "elementwise",
+             "sampling")
 __all__ = [k for k in list(globals()) if not k.startswith("_") and k not in _INTERNAL]

@@ -30,7 +30,7 @@ from ..core import ops, special
 from ..core.primitive import Primitive, apply, defvjp
 from ..core.tensor import Tensor as CoreTensor
 from .graph import as_tensor_of
-from .order import METHODS as ORDER, implemented_for_floats, refusing
+from .order import FUNCTIONS as ORDER_FUNCTIONS, METHODS as ORDER, implemented_for_floats, refusing
 from .tensor import make
 from .values import default_float, float_result, named
 
@@ -276,4 +276,4 @@ METHODS = {f.__name__: f for f in (erfinv, logit, fmax, fmin, clamp_min, clamp_m
 METHODS.update(resolve_conj=conj, resolve_neg=conj)
 METHODS.update(ORDER)  # kthvalue, quantile ...: order.py's, wired in with these
 PROPERTIES = {"itemsize": itemsize, "nbytes": nbytes}  # Tensor properties, as PyTorch's
-FUNCTIONS = {}
+FUNCTIONS = dict(ORDER_FUNCTIONS)  # searchsorted, bucketize: order.py's

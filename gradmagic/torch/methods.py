@@ -26,16 +26,13 @@ from ..core import layout, ops, statistics
 from ..core.kinks import maximum_halves, minimum_halves
 from ..core.tensor import Tensor as CoreTensor
 from .graph import as_tensor_of, replaced
+from .order import refusing
 from .modes import GRAD
 from .linalg import det, inv
 from .subgradients import vector_norm
 from .tensor import make, values_indices
-from .values import broadcast_shape, dims, named
+from .values import ELEMENT_TYPES, broadcast_shape, dims, named
 from .views import make_view, piece_of
-
-
-ELEMENT_TYPES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
-                 "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char"}
 
 
 def _dim(fn, dim, ndim):
@@ -324,6 +321,8 @@ def div(self, other, *, rounding_mode=None):
     if self.dtype.kind in "iu" and np.asarray(b).dtype.kind in "iub":  # exact, in the ints' dtype
         a = self.value
         q = np.floor_divide(a, b)
+        if not np.all(b):
+            raise RuntimeError("ZeroDivisionError")
         if rounding_mode == "trunc":  # toward 0: one up where the floor went below
             q = q + ((np.remainder(a, b) != 0) & ((a < 0) != (np.asarray(b) < 0)))
         dtype = np.result_type(a, b) if hasattr(other, "dtype") else a.dtype
@@ -424,6 +423,69 @@ def index_add(self, dim, index, source, alpha=1):
     return (self * 1).index_add_(dim, index, source, alpha)
 
 
+def floor_divide(self, other):
+    """``torch.floor_divide``: the quotient rounded down, recorded where ``self`` requires
+    grad but without a derivative, as PyTorch's."""
+    q = div(self.detach(), other.detach() if isinstance(other, CoreTensor) else other, rounding_mode="floor")
+    return refusing(q.value, [self, other], (RuntimeError, "derivative for aten::floor_divide is not implemented"))
+
+
+def _moments(fn, spread, self, dim, unbiased, keepdim, correction):
+    """``torch.std_mean`` and ``var_mean``: ``(spread, mean)`` over ``dim``, named as PyTorch's."""
+    if self.dtype.kind not in "fc":
+        raise RuntimeError(f"{fn} only support floating point and complex dtypes")
+    if isinstance(dim, bool):  # std_mean(input, unbiased)
+        dim, unbiased = None, dim
+    out = getattr(self, spread)(dim, unbiased, keepdim, correction), self.mean(dims(dim), keepdim)
+    return named(out, f"{fn.title().replace('_', '')}Backward0")
+
+
+def std_mean(input, dim=None, unbiased=True, keepdim=False, *, correction=None):  # noqa: A002
+    return _moments("std_mean", "std", input, dim, unbiased, keepdim, correction)
+
+
+def var_mean(input, dim=None, unbiased=True, keepdim=False, *, correction=None):  # noqa: A002
+    return _moments("var_mean", "var", input, dim, unbiased, keepdim, correction)
+
+
+def stride(self, dim=None):
+    """The step in elements between neighbours along each dimension, as PyTorch's
+    ``stride()`` (a transpose's and an ``expand``'s as PyTorch's views have them)."""
+    itemsize = self.value.dtype.itemsize
+    strides = tuple(s // itemsize for s in getattr(self.value, "strides", ()))
+    if dim is None:
+        return strides
+    n = self.value.ndim
+    if not n:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    if not -n <= dim < n:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
+    return strides[dim % n]
+
+
+def _reshaping_in_place(name, label):
+    """``squeeze_``, ``unsqueeze_``, ``t_``, ``transpose_``: the tensor takes the view op's
+    result, the same values in a new shape, as PyTorch changes only its sizes."""
+    def method(self, *args):
+        if name == "t" and self.ndim > 2:
+            raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is {self.ndim}D")
+        new = getattr(self, name)(*args)
+        self.views.pop(id(new))  # (it becomes this tensor: no view of it)
+        if GRAD.get() and self.grad_fn is None and self.leaf_requires_grad:
+            raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+        if self.grad_fn is not None:  # what the op that made it walks with: its old shape
+            self.grad_fn.keep(self)
+        self.value = xp_of(self.value).reshape(self.value, new.value.shape)
+        kind = label(args) if callable(label) else label
+        return self.rebind(named(new, kind) if new.grad_fn is not None else new, kind)
+    method.__name__ = method.__qualname__ = name + "_"
+    return method
+
+
+def _squeezed(args):  # PyTorch's overloads: squeeze_(), squeeze_(dim), squeeze_(dims)
+    return f"SqueezeBackward{3 if not args else 5 if isinstance(args[0], (tuple, list)) else 4}"
+
+
 def _in_place_of(name):
     def method(self, *args, **kwargs):  # the op, then the in-place step every in-place op ends with
         return self.in_place(getattr(self, name)(*args, **kwargs))
@@ -451,7 +513,8 @@ IN_PLACE = ("pow", "relu", "sigmoid", "exp", "log", "sqrt", "tanh", "neg", "sin"
             "fmod", "remainder", "hypot", "lerp", "addcdiv", "addcmul", "nan_to_num", "xlogy",
             "logit", "copysign", "heaviside", "ldexp", "true_divide", "multiply", "subtract",
             "divide", "negative", "absolute", "tril", "triu", "scatter", "scatter_add",
-            "index_fill", "index_copy", "addmm", "addmv", "addr", "baddbmm", "addbmm", "renorm")
+            "index_fill", "index_copy", "addmm", "addmv", "addr", "baddbmm", "addbmm", "renorm",
+            "floor_divide")
 TESTS = ("eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal", "less", "less_equal",
          "not_equal", "logical_and", "logical_or", "logical_xor", "logical_not")
 
@@ -485,7 +548,11 @@ METHODS = {f.__name__: f for f in (floor, ceil, trunc, round, zero_, fill_, tril
                                    split, chunk, topk, median, det, inverse, div, is_contiguous,
                                    is_floating_point, unbind, new_zeros, new_ones, new_full,
                                    count_nonzero, movedim, where, unflatten, index_add, maximum,
-                                   minimum, outer, dist)}
+                                   minimum, outer, dist, floor_divide, stride)}
+METHODS.update((f.__name__, f) for f in (_reshaping_in_place("squeeze", _squeezed),
+                                         _reshaping_in_place("unsqueeze", "UnsqueezeBackward1"),
+                                         _reshaping_in_place("t", "TBackward1"),
+                                         _reshaping_in_place("transpose", "TransposeBackward1")))
 
 
 def _matrices(name, transpose, least, most):

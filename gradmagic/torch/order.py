@@ -467,6 +467,41 @@ def unique_consecutive(self, return_inverse=False, return_counts=False, dim=None
     return _result(self, found, return_inverse, return_counts, error, "UniqueConsecutiveBackward0")
 
 
+# -- searchsorted, bucketize: where values would go among sorted ones ------------------------
+def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None, sorter=None,  # noqa: A002
+                 out=None):
+    """The index in each row of ``sorted_sequence`` (1-D, or one row per row of ``input``)
+    before which each of ``input`` would go: after equal ones with ``right``/``side="right"``."""
+    if side is not None and side not in ("left", "right"):
+        raise RuntimeError(f"torch.searchsorted(): side can only be 'left' or 'right' but got {side}")
+    if side is not None and (side == "right") != right and right:
+        raise RuntimeError("torch.searchsorted(): side and right can't be set to opposites, got side of "
+                           "left while right was True")
+    bounds = sorted_sequence.value
+    values = getattr(input, "value", np.asarray(input))
+    if bounds.ndim > 1 and bounds.shape[:-1] != values.shape[:-1]:
+        raise RuntimeError("torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 "
+                           "dimensions of boundaries tensor and input value tensor must match, but we got "
+                           f"boundaries tensor {list(bounds.shape)} and input value tensor {list(values.shape)}")
+    how = "right" if right or side == "right" else "left"
+    order = getattr(sorter, "value", sorter)
+    if bounds.ndim == 1:
+        found = np.searchsorted(bounds, values, side=how, sorter=order)
+    else:
+        rows = zip(bounds.reshape(-1, bounds.shape[-1]), values.reshape(-1, values.shape[-1]),
+                   order.reshape(-1, bounds.shape[-1]) if order is not None else iter(lambda: None, 0))
+        found = np.stack([np.searchsorted(b, v, side=how, sorter=o) for b, v, o in rows]).reshape(values.shape)
+    return as_tensor_of(np.asarray(found, np.int32 if out_int32 else np.int64), sorted_sequence)
+
+
+def bucketize(input, boundaries, *, out_int32=False, right=False, out=None):  # noqa: A002
+    """The bucket of 1-D ``boundaries`` each of ``input`` falls in (``right``: bounds
+    excluded on the left)."""
+    if boundaries.ndim != 1:
+        raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim({boundaries.ndim})")
+    return searchsorted(boundaries, input, out_int32=out_int32, right=right)
+
+
 METHODS = {f.__name__: f for f in (kthvalue, mode, cummax, cummin, logcumsumexp, msort, aminmax, nanmedian,
                                    quantile, nanquantile, histc, bincount, unique, unique_consecutive)}
-FUNCTIONS = {}
+FUNCTIONS = {f.__name__: f for f in (searchsorted, bucketize)}

@@ -26,8 +26,10 @@ from .graph import Tensor as GraphTensor
 from .subgradients import standard_deviation, variance, vector_norm
 from .walk import backward
 from .views import at, make_view, reshaped, swapped, transposed, write_through
+from .legacy import LegacyConstructor, typed_dtype
+from .printing import format_tensor
 from .values import (DEFAULT_INT, Device, Size, SizeMethod, check_device, default_float,
-                     descending_order, dims, format_tensor, generator_of, named, summand,
+                     descending_order, dims, generator_of, named, summand,
                      torch_dtype, type_name)
 
 values_indices = {n: collections.namedtuple(n, ["values", "indices"])
@@ -47,7 +49,7 @@ def _is_basic(index):
                for i in items)
 
 
-class Tensor(GraphTensor):
+class Tensor(GraphTensor, metaclass=LegacyConstructor):
     """``torch.Tensor``: a gradmagic Tensor with PyTorch's methods and autograd state."""
 
     view_of = None  # the tensor this one is a view of (an in-place op on it writes into it)
@@ -168,7 +170,7 @@ class Tensor(GraphTensor):
     def type(self, dtype=None):
         if dtype is None:  # PyTorch's legacy type name: torch.FloatTensor, torch.LongTensor
             return f"torch.{type_name(self.dtype)}Tensor"
-        return ops.astype(self, np.dtype(dtype))
+        return ops.astype(self, np.dtype(typed_dtype(dtype)))
 
     def float(self):
         return self.type(np.float32)

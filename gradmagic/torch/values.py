@@ -1,6 +1,5 @@
 """What PyTorch's tensors are made of besides values: ``torch.Size``, devices (the CPU
-only), seeded generators, the way a tensor prints, and
-the names PyTorch gives its grad_fns."""
+only), seeded generators, and the names PyTorch gives its grad_fns."""
 
 from __future__ import annotations
 
@@ -9,7 +8,6 @@ import numpy as np
 from .._dtypes import FrameworkDType, by_name, table
 from ..core.context import RANDOM_SOURCES
 from ..core.primitive import computed_in
-from .modes import tangent_of
 
 
 
@@ -107,6 +105,12 @@ TYPE_NAMES = {"float16": "Half", "float32": "Float", "float64": "Double", "int8"
 
 C_NAMES = {"float16": "half", "float32": "float", "float64": "double", "int8": "signed char",
            "int16": "short", "int32": "int", "int64": "long", "uint8": "unsigned char", "bool": "bool"}
+
+
+# a scalar type in the messages that print a dtype as C++ does (``TensorOptions(dtype=long int``)
+ELEMENT_TYPES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
+                 "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
+                 "bool": "bool"}
 
 
 def c_name(dtype):
@@ -295,39 +299,3 @@ RANDOM_SOURCES.append(DEFAULT_GENERATOR)
 
 def generator_of(generator):
     return DEFAULT_GENERATOR if generator is None else generator
-
-
-def _float_format(a):
-    """How PyTorch writes each element of float array ``a``: ``2.`` when all are whole,
-    ``2.5000`` else, ``2.5000e+08`` for very large or very small values."""
-    finite = a[np.isfinite(a)]
-    whole = finite.size == 0 or bool(np.all(finite == np.round(finite)))
-    big = finite.size and (np.max(np.abs(finite)) >= 1e8 or (
-        np.min(np.abs(finite[finite != 0]), initial=np.inf) < 1e-4 and not whole))
-
-    def fmt(v):
-        if not np.isfinite(v):
-            return "nan" if np.isnan(v) else ("inf" if v > 0 else "-inf")
-        return f"{v:.4e}" if big else (f"{v:.0f}." if whole else f"{v:.4f}")
-    return fmt
-
-
-def format_tensor(t):
-    """As PyTorch prints a tensor: ``tensor([1.0000, 2.5000], requires_grad=True)``, its
-    elements padded to one width."""
-    a = np.asarray(t.numpy(force=True))
-    fmt = _float_format(a) if a.dtype.kind == "f" else str
-    width = max((len(fmt(v)) for v in a.flat), default=0)
-    body = np.array2string(a, separator=", ", prefix="tensor(", threshold=1000, formatter={
-        "all": lambda v: fmt(v).rjust(width)})
-    extra = []
-    if a.dtype not in (default_float(), DEFAULT_INT, np.dtype(bool)):
-        extra.append(f"dtype=torch.{a.dtype}")
-    tangent = tangent_of(t)  # at the dual level of forward AD
-    if tangent is not None:
-        extra.append(f"tangent={format_tensor(tangent)}")
-    if t.grad_fn is not None:
-        extra.append(f"grad_fn={t.grad_fn!r}")
-    elif t.requires_grad:
-        extra.append("requires_grad=True")
-    return "tensor(" + body + "".join(", " + e for e in extra) + ")"

@@ -15,8 +15,9 @@ import numpy as np
 from ...core import ops
 from ...core.tensor import Tensor
 from ...core.kinks import maximum_halves, minimum_halves
-from . import linalg  # noqa: F401  (jnp.linalg)
+from . import keywords, linalg, methods  # noqa: F401  (jnp.linalg)
 from ..array import Array, absolute, asarray, canonical, wrap
+from ..indexing import fill_value as fill
 
 ndarray = Array
 NAMESPACE = sys.modules[__name__]  # this module, for lax's primitives, made of many of its functions
@@ -66,16 +67,6 @@ def copy(a, order=None):
 TAKE_MODES = (None, "fill", "clip", "wrap", "promise_in_bounds")
 
 
-def _fill_value(dtype, fill_value):
-    if fill_value is not None:
-        return fill_value
-    if dtype.kind == "f":
-        return np.nan
-    if dtype.kind == "b":
-        return True
-    return np.iinfo(dtype).min if dtype.kind == "i" else np.iinfo(dtype).max
-
-
 def take(a, indices, axis=None, out=None, mode=None, unique_indices=False,
          indices_are_sorted=False, fill_value=None):
     """``jnp.take``: ``a`` at ``indices`` along ``axis`` (of ``a`` flattened when ``axis`` is
@@ -112,7 +103,7 @@ def take(a, indices, axis=None, out=None, mode=None, unique_indices=False,
     taken = a[(slice(None),) * axis + (index,)]
     if mode in (None, "fill") and not inside.all():
         spot = inside.reshape(inside.shape + (1,) * (a.ndim - axis - 1))
-        taken = ops.where(spot, taken, _fill_value(a.dtype, fill_value))
+        taken = ops.where(spot, taken, fill(a.dtype, fill_value))
     return taken
 
 
@@ -202,8 +193,11 @@ def __getattr__(name):
         raise AttributeError(f"gradmagic.jax.numpy has no {name!r}: it maps NumPy's own "
                              "functions, and NumPy has none of that name")
     if callable(f) and not isinstance(f, type):
-        run = _jnp(f)
+        run = keywords.extend(name, _jnp(f))
         if not hasattr(builtins, name):  # looked up once; but jnp.max must not become this
             globals()[name] = run  # module's own max (take's index % max(n, 1))
         return run
     return f
+
+
+methods.install(NAMESPACE)  # x.argmax(), x.sum(where=m) ...: these functions, as Array methods
