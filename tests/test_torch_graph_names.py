@@ -30,6 +30,14 @@ NAMES = [
     (lambda: x.mean(), "MeanBackward0"), (lambda: x.mean(0), "MeanBackward1"), (lambda: x.max(), "MaxBackward1"),
     (lambda: x.prod(), "ProdBackward0"), (lambda: x.prod(1), "ProdBackward1"), (lambda: x.reshape(6), "ViewBackward0"),
     (lambda: x.narrow(1, 0, 2), "SliceBackward0"), (lambda: x.split(1)[0], "SplitBackward0"),
+    (lambda: x.t(), "TBackward0"), (lambda: x.transpose(0, 1), "TransposeBackward0"),
+    (lambda: torch.bmm(x[None], x.T[None]), "BmmBackward0"), (lambda: v.dot(v), "DotBackward0"),
+    (lambda: x.square(), "PowBackward0"), (lambda: x.reciprocal(), "ReciprocalBackward0"),
+    (lambda: x.sign(), "SignBackward0"), (lambda: x.max(1).values, "MaxBackward0"),
+    (lambda: x.min(1).values, "MinBackward0"), (lambda: x.amax(1), "AmaxBackward0"),
+    (lambda: x.amin(1), "AminBackward0"), (lambda: x.softmax(1), "SoftmaxBackward0"),
+    (lambda: x.log_softmax(1), "LogSoftmaxBackward0"), (lambda: x[:, :2].trace(), "TraceBackward0"),
+    (lambda: torch.outer(v, v), "MulBackward0"), (lambda: x.unbind()[0], "UnbindBackward0"),
 ]
 
 

@@ -134,7 +134,7 @@ def diagonal(self, offset=0, dim1=0, dim2=1):
 
 
 def trace(self):
-    return np.trace(self)
+    return named(np.trace(self), "TraceBackward0")
 
 
 def cumprod(self, dim, *, dtype=None):

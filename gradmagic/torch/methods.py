@@ -298,7 +298,7 @@ def minimum(self, other):
 
 
 def outer(self, vec2):
-    return ops.outer(self, vec2)
+    return named(ops.outer(self, vec2), "MulBackward0")  # PyTorch's: a view times the other
 
 
 def dist(input, other, p=2):  # noqa: A002
@@ -345,7 +345,7 @@ def is_floating_point(self):
 def unbind(self, dim=0):
     """The slices along ``dim``, as a tuple."""
     d = _dim("unbind", dim, self.ndim)
-    return tuple(self[(slice(None),) * d + (k,)] for k in range(self.shape[d]))
+    return named(tuple(self[(slice(None),) * d + (k,)] for k in range(self.shape[d])), "UnbindBackward0")
 
 
 def _new(self, fill, size, dtype):

@@ -257,7 +257,7 @@ class Tensor(GraphTensor, metaclass=LegacyConstructor):
     def t(self):
         if self.ndim > 2:
             raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {self.ndim}D")
-        return self._view(ops.transpose, transposed())
+        return named(self._view(ops.transpose, transposed()), "TBackward0")
 
     @property
     def T(self):  # noqa: N802  (PyTorch's name)
@@ -268,7 +268,8 @@ class Tensor(GraphTensor, metaclass=LegacyConstructor):
         return self._view(lambda base: ops.swapaxes(base, -1, -2), swapped(-1, -2))
 
     def transpose(self, dim0, dim1):
-        return self._view(lambda base: ops.swapaxes(base, dim0, dim1), swapped(dim0, dim1))
+        out = self._view(lambda base: ops.swapaxes(base, dim0, dim1), swapped(dim0, dim1))
+        return named(out, "TransposeBackward0")
 
     def permute(self, *dims):
         axes = _sizes(dims)
@@ -311,13 +312,13 @@ class Tensor(GraphTensor, metaclass=LegacyConstructor):
         return self @ other
 
     def bmm(self, other):
-        return self @ other
+        return named(self @ other, "BmmBackward0")
 
     def mv(self, vec):
         return self @ vec
 
     def dot(self, other):
-        return ops.sum(self * other)
+        return named(ops.sum(self * other), "DotBackward0")
 
     def clamp(self, min=None, max=None):  # noqa: A002  (PyTorch's names)
         bound = max if min is None else min  # PyTorch's node for number bounds is the second
@@ -357,10 +358,10 @@ class Tensor(GraphTensor, metaclass=LegacyConstructor):
         return np.abs(self)
 
     def square(self):
-        return self * self
+        return named(self * self, "PowBackward0")
 
     def reciprocal(self):
-        return 1 / self
+        return named(1 / self, "ReciprocalBackward0")
 
     def log1p(self):
         return np.log1p(self)
@@ -370,7 +371,7 @@ class Tensor(GraphTensor, metaclass=LegacyConstructor):
 
     def sign(self):
         s = np.sign(self)  # 0 at NaN, as PyTorch's
-        return ops.where(self != self, 0, s) if self.value.dtype.kind in "fc" else s
+        return named(ops.where(self != self, 0, s), "SignBackward0") if self.value.dtype.kind in "fc" else s
 
     # -- reductions ----------------------------------------------------------------------------
     def sum(self, dim=None, keepdim=False, dtype=None):
@@ -400,7 +401,7 @@ class Tensor(GraphTensor, metaclass=LegacyConstructor):
         values = np.take_along_axis(self, index, axis=dim)
         if not keepdim:
             values, index = ops.squeeze(values, dim), np.squeeze(index, dim)
-        return values_indices[name](values, as_tensor_of(index, self))
+        return values_indices[name](named(values, f"{name.capitalize()}Backward0"), as_tensor_of(index, self))
 
     def max(self, dim=None, keepdim=False, other=None):
         return self._extreme("max", dim, keepdim, other)
@@ -409,10 +410,10 @@ class Tensor(GraphTensor, metaclass=LegacyConstructor):
         return self._extreme("min", dim, keepdim, other)
 
     def amax(self, dim=None, keepdim=False):
-        return ops.max(self, axis=dims(dim), keepdims=keepdim)
+        return named(ops.max(self, axis=dims(dim), keepdims=keepdim), "AmaxBackward0")
 
     def amin(self, dim=None, keepdim=False):
-        return ops.min(self, axis=dims(dim), keepdims=keepdim)
+        return named(ops.min(self, axis=dims(dim), keepdims=keepdim), "AminBackward0")
 
     def argmax(self, dim=None, keepdim=False):
         return as_tensor_of(np.argmax(self.value, axis=dim, keepdims=keepdim), self)
@@ -440,10 +441,11 @@ class Tensor(GraphTensor, metaclass=LegacyConstructor):
         return ops.cumsum(summand(self, dtype), dim)
 
     def softmax(self, dim, dtype=None):
-        return special.softmax(self if dtype is None else self.type(dtype), dim)
+        return named(special.softmax(self if dtype is None else self.type(dtype), dim), "SoftmaxBackward0")
 
     def log_softmax(self, dim, dtype=None):
-        return special.log_softmax(self if dtype is None else self.type(dtype), dim)
+        return named(special.log_softmax(self if dtype is None else self.type(dtype), dim),
+                     "LogSoftmaxBackward0")
 
     def all(self, dim=None, keepdim=False):  # (dim=() reduces nothing here, as PyTorch's)
         axis = tuple(dim) if isinstance(dim, (tuple, list)) else dim
