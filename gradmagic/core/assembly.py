@@ -8,7 +8,7 @@ read-only view. ``linalg.cond`` is here too, composed of ``svd``, ``norm`` and `
 """
 
 import numpy as np
-from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
+from numpy.lib.array_utils import normalize_axis_index
 
 from .._array_api import numpy_names
 from .._backend import xp_of

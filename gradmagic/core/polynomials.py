@@ -69,7 +69,6 @@ def polyval(p, x):
 def vander(x, N=None, increasing=False):
     """``np.vander``: the columns ``x ** k`` made as NumPy makes them, each the one before
     times ``x`` (so its rounding is NumPy's)."""
-    mod = _xp(x)
     x = x if isinstance(x, Tensor) else np.asarray(x)
     if len(np.shape(raw(x))) != 1:
         raise ValueError("x must be a one-dimensional array or sequence.")

@@ -283,13 +283,14 @@ class Tensor(CoreTensor):
         if self.grad_fn is not None:
             self.retains_grad = True
 
-    def rebind(self, new, label="CopyBackwards"):
+    def rebind(self, new, label="CopyBackwards", reshape=False):
         """The in-place step of every in-place op: this tensor now holds ``new`` (a tensor
-        of the same shape), as a new version; the arrays nodes saved are left as they were.
+        of the same shape, or of another with ``reshape``: ``squeeze_``, ``t_``), as a new
+        version; the arrays nodes saved are left as they were.
         A ``new`` that no op connects to the graph, written in grad mode over a value that
         is in it (``copy_`` of a constant, ``normal_``, a comparison's bools), is recorded as
         PyTorch records it, under ``label``: the old values get gradient 0."""
-        if tuple(new.shape) != tuple(self.value.shape):
+        if not reshape and tuple(new.shape) != tuple(self.value.shape):
             raise RuntimeError(f"output with shape {list(self.value.shape)} doesn't match the "
                                f"broadcast shape {list(new.shape)}")
         if GRAD.get() and self.grad_fn is None and self.leaf_requires_grad:

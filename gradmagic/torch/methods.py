@@ -471,13 +471,8 @@ def _reshaping_in_place(name, label):
             raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is {self.ndim}D")
         new = getattr(self, name)(*args)
         self.views.pop(id(new))  # (it becomes this tensor: no view of it)
-        if GRAD.get() and self.grad_fn is None and self.leaf_requires_grad:
-            raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
-        if self.grad_fn is not None:  # what the op that made it walks with: its old shape
-            self.grad_fn.keep(self)
-        self.value = xp_of(self.value).reshape(self.value, new.value.shape)
         kind = label(args) if callable(label) else label
-        return self.rebind(named(new, kind) if new.grad_fn is not None else new, kind)
+        return self.rebind(named(new, kind) if new.grad_fn is not None else new, kind, reshape=True)
     method.__name__ = method.__qualname__ = name + "_"
     return method
 
