@@ -596,3 +596,19 @@ def test_a_gradient_of_the_wrong_shape_gets_the_fix_its_shape_points_to():
         with pytest.raises(ValueError, match="must have its input.s shape") as e:
             tape.gradient(y, list(args))
         assert str(e.value).endswith(f"({fix})")
+
+
+def test_one_gradient_for_two_inputs_is_a_count_error_a_value_error_as_in_tensorflow():
+    # TensorFlow 2.21.0: ValueError "custom_gradient function expected to return 2 gradients,
+    # but returned 1 instead."
+    @gm.custom_gradient
+    def f(x, y):
+        return x * y, lambda dy: dy * y
+
+    x, y = gm.constant(2.0), gm.constant(3.0)
+    with gm.GradientTape() as tape:
+        tape.watch([x, y])
+        z = f(x, y)
+    with pytest.raises(ValueError, match=r"must return 2 gradient\(s\), one per input, as a tuple or "
+                                         r"list, but returned 1, a Tensor of shape \(\)"):
+        tape.gradient(z, [x, y])

@@ -188,6 +188,10 @@ def _sequence(call, result, n, what, bare=True):
             isinstance(result, (tuple, list)) and len(result) == n):
         leaves = flatten(result)[0]  # nested as the arguments were: TensorFlow flattens it
         result = leaves if len(leaves) == n else result
+    if n > 1 and (isinstance(result, Tensor) or hasattr(result, "shape")):  # one gradient: a count
+        raise GradientValueError(  # as TensorFlow counts it (a ValueError there too)
+            f"custom_gradient({call.name}): grad_fn must return {n} gradient(s), one per "
+            f"{what}, as a tuple or list, but returned 1, a {_describe(result)}")
     if isinstance(result, dict) or inspect.isgenerator(result) or not isinstance(result, (tuple, list)):
         raise GradientTypeError(
             f"custom_gradient({call.name}): grad_fn must return {n} gradient(s), one per "

@@ -90,7 +90,7 @@ def check_numerics(tensor, message, name=None):
     t = as_tensor(tensor)
     if nonfinite(t.value):  # scanned where the values are (the GPU for CuPy ones)
         kind = "NaN" if has_nan(t.value) else "Inf"
-        raise GradientValueError(f"{message} : Tensor had {kind} values")
+        raise InvalidArgumentError(f"{message} : Tensor had {kind} values")
     return t
 
 
