@@ -18,6 +18,7 @@ from ..core.tensor import Tensor
 from ..debug.nans import no_first_nan_stop
 from .errors import concretization
 from .indexing import bounded, values
+from .mismatch import mismatch
 from .indexing import fill_value as fill
 
 
@@ -124,6 +125,7 @@ def absolute(x):
 
 Array.result_class = Array
 Array.made = staticmethod(_narrowed)
+Array.mismatch = staticmethod(mismatch)  # JAX's error where shapes do not fit
 Array.__abs__ = absolute  # abs(x), as jnp.abs
 
 
