@@ -177,3 +177,22 @@ def test_forward_over_reverse_runs_through_custom_vjp_functions_as_jax():
     for direct in (lambda: jax.jvp(f, (x,), (jnp.ones(2),)), lambda: jax.jacfwd(f)(x)):
         with pytest.raises(TypeError, match=r"can't apply forward-mode autodiff \(jvp\) to a custom_vjp"):
             direct()
+
+
+def test_forward_mode_runs_a_custom_jvp_rule_itself_as_jax():
+    # JAX 0.10.2: jax.jvp calls the rule (t ** 2 * x is not linear in t: (9., 12.)); sin of it
+    # (0.4121185, -10.933563); reverse mode transposes the rule, so there it is refused
+    @jax.custom_jvp
+    def f(x):
+        return x ** 2
+
+    @f.defjvp
+    def f_jvp(primals, tangents):
+        (x,), (t,) = primals, tangents
+        return f(x), t ** 2 * x
+
+    assert [float(v) for v in jax.jvp(f, (3.0,), (2.0,))] == [9.0, 12.0]
+    value, tangent = jax.jvp(lambda x: jnp.sin(f(x)), (3.0,), (2.0,))
+    np.testing.assert_allclose([float(value), float(tangent)], [0.4121185, -10.933563], rtol=1e-6)
+    with pytest.raises(ValueError, match="not linear in its tangents"):
+        jax.grad(f)(3.0)

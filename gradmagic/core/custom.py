@@ -113,6 +113,12 @@ class CustomCall:
         """The user's function that gives the gradients: ``grad_fn``."""
         return self.grad_fn
 
+    def forward_tangents(self, tangent):
+        """A dialect's own forward-mode rule for this call (JAX's ``custom_jvp`` rule): the
+        tangents of the outputs' leaves, given ``tangent(x)`` of each input (None: none).
+        None where it has none: forward mode then transposes ``grad_fn``."""
+        return None
+
     def saved(self) -> list:
         """``(name, value)`` for what the rule saved for its backward pass, where a dialect
         makes that explicit (PyTorch's ``ctx.save_for_backward``, JAX's residuals)."""

@@ -368,12 +368,36 @@ class Accumulator:
     def on_custom_op(self, prim, inputs, vals, ys, outs, params):
         tangents = self._tangents
         body = tuple(tangents.get(id(y)) for y in ys)
-        if any(id(a) in tangents for a in inputs) and not params["call"].body_tangents:
-            self._through((prim, tuple(inputs), vals, outs, params), outs, body)
+        call = params["call"]
+        if any(id(a) in tangents for a in inputs) and not call.body_tangents:
+            entry = (prim, tuple(inputs), vals, outs, params)
+            if not self._own_rule(call, entry):
+                self._through(entry, outs, body)
             return
         for o, t in zip(outs, body):  # outs are the body's values, with its tangents
             if t is not None:
                 self.set_tangent(o, t)
+
+    def _own_rule(self, call, entry) -> bool:
+        """Give the call's outputs the tangents of the dialect's own forward rule (a JAX
+        ``custom_jvp`` rule, run as JAX runs it, for the tapes entered before this
+        accumulator alone); False where the call has none."""
+        hooks = listeners()
+        token = TAPES.set(self._outer())
+        try:
+            own = call.forward_tangents(lambda a: self._tangents.get(id(a)))
+        finally:
+            TAPES.reset(token)
+        if own is None:
+            return False
+        for o, t in zip(entry[3], own):
+            if t is not None:
+                self.set_tangent(o, t)
+        if hooks:
+            step = TangentStep(entry, tuple(self._tangents.get(id(a)) for a in entry[1]), tuple(own), (), None)
+            for h in hooks:
+                h.on_tangent_step(step)
+        return True
 
     def _through(self, entry, outs, body):
         """Give ``outs`` their tangents by the double VJP of ``entry``; tell the listeners."""

@@ -65,10 +65,16 @@ class JaxCall(CustomCall):
 
 
 class JaxJVPCall(JaxCall):
-    """One call of a ``custom_jvp`` function: its gradient is the JVP rule, transposed."""
+    """One call of a ``custom_jvp`` function: its gradient is the JVP rule, transposed; its
+    tangents in forward mode, the rule itself, as JAX runs it (linear in the tangents or
+    not)."""
 
     __slots__ = ()
     body_tangents = False  # forward mode is its rule's
+
+    def forward_tangents(self, tangent):
+        args = self.unflatten(list(self.inputs)) if self.unflatten is not None else list(self.inputs)
+        return self.function.rule_of.forward(args, tangent)
     words = {**WORDS, "grad_fn": "transposed JVP rule", "example": "return primal_out, 2 * x * x_dot",
              "forward": "JVP rule",
              "unrecorded_fix": "compute it from the primals inside the JVP rule",
@@ -323,7 +329,7 @@ class custom_jvp:  # noqa: N801  (JAX's name)
     def defjvp(self, jvp, symbolic_zeros=False):
         self.jvp = jvp
         self.recorded = _named(lambda *args: self._body(*args), self.fun, RecordedJVP)
-        self.recorded.user_forward = self.fun
+        self.recorded.user_forward, self.recorded.rule_of = self.fun, self
         return jvp
 
     def defjvps(self, *jvps):
@@ -360,6 +366,17 @@ class custom_jvp:  # noqa: N801  (JAX's name)
                             f"or tuple of length two) representing primal and tangent outputs, but "
                             f"got {out!r}.")
         return out
+
+    def forward(self, args, tangent):
+        """The tangents of a call's output leaves by the rule itself, given ``tangent(x)`` of
+        each argument leaf (zeros where it has none), as JAX's forward mode runs it."""
+        primals = [a for i, a in enumerate(args) if i not in self.nondiff_argnums]
+
+        def of(x):
+            t = tangent(x)
+            return t if t is not None else asarray(np.zeros(np.shape(x), asarray(x).dtype))
+        _, tout = self._rule(args, tuple(tree_map(of, p) for p in primals))
+        return tuple(asarray(t) for t in tree_flatten(tout)[0])
 
     def _body(self, *args):
         nondiff, name = self.nondiff_argnums, getattr(self.fun, "__name__", "f")
