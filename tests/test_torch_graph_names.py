@@ -76,3 +76,13 @@ def test_a_leaf_has_one_accumulate_grad_that_knows_it():
     acc = (leaf * 2).grad_fn.next_functions[0][0]
     del leaf
     assert acc.variable is None  # it does not keep the leaf alive
+
+
+@pytest.mark.parametrize("f, name", [(torch.tanh, "TanhBackwardBackward0"), (torch.sigmoid, "SigmoidBackwardBackward0"),
+                                     (lambda t: t ** 2, "MulBackward0"), (lambda t: t ** 3, "MulBackward0"),
+                                     (torch.exp, "MulBackward0"), (torch.log, "DivBackward0"),
+                                     (lambda t: (c / t), "MulBackward0")],
+                         ids=["tanh", "sigmoid", "square", "cube", "exp", "log", "divide"])
+def test_a_create_graph_gradient_is_named_as_pytorchs_formula_ends(f, name):
+    g, = torch.autograd.grad(f(x).sum(), x, create_graph=True)
+    assert g.grad_fn.name() == name

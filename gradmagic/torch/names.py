@@ -12,7 +12,10 @@ from ..core.tensor import Tensor
 from .values import step_name
 
 RENAMED = {"concatenate": "CatBackward0", "stack": "StackBackward0", "expand_dims": "UnsqueezeBackward0",
-           "broadcast_to": "ExpandBackward0", "astype": "ToCopyBackward0", "identity": "CloneBackward0"}
+           "broadcast_to": "ExpandBackward0", "astype": "ToCopyBackward0", "identity": "CloneBackward0",
+           # the engine's fused backward ops, in a create_graph pass: the node PyTorch's formula ends in
+           "power_backward": "MulBackward0", "divide_backward": "MulBackward0",
+           "sum_backward": "ExpandBackward0", "mean_backward": "DivBackward0"}
 PRODUCTS = {(2, 2): "MmBackward0", (1, 1): "DotBackward0", (2, 1): "MvBackward0", (1, 2): "SqueezeBackward4"}
 # reductions whose overload with a dim is PyTorch's 1 (max and min: their overload without one)
 WITH_DIM = {"sum": ("SumBackward0", "SumBackward1"), "mean": ("MeanBackward0", "MeanBackward1"),
