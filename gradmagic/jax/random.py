@@ -113,7 +113,8 @@ def _host(x):
 def _floating(dtype, name):
     dtype = canonical(dtype)
     if dtype.kind != "f":
-        raise ValueError(f"dtype argument to `{name}` must be a float or complex dtype, got {dtype.name}")
+        kinds = "float or complex" if name == "normal" else "float"  # JAX's words for each
+        raise ValueError(f"dtype argument to `{name}` must be a {kinds} dtype, got {dtype.name}")
     return dtype
 
 
@@ -243,6 +244,18 @@ def categorical(key, logits, axis=-1, shape=None):
     return asarray(np.argmax(logits + noise, axis=-1).astype(canonical(np.int64)))
 
 
+def orthogonal(key, n, shape=(), dtype=None, m=None):
+    """Matrices ``n`` by ``m`` (``m`` = ``n`` unless given) with orthonormal columns or rows,
+    whichever are fewer, uniform as JAX draws them: the Q of a normal matrix's QR, its
+    columns' signs set by R's diagonal; ``shape``: the batch shape."""
+    dtype = _floating(float if dtype is None else dtype, "normal")
+    m = n if m is None else m
+    z = _rng(key, "orthogonal").standard_normal((*_shape(shape), max(n, m), min(n, m)))
+    q, r = np.linalg.qr(z)
+    q = q * np.sign(np.diagonal(r, 0, -2, -1))[..., None, :]
+    return asarray((np.swapaxes(q, -1, -2) if n < m else q).astype(dtype))
+
+
 def multivariate_normal(key, mean, cov, shape=None, dtype=None, method="cholesky"):
     """``mean + factor @ z`` for standard normal ``z``, where ``factor factor^T = cov``
     (``method``: ``"cholesky"``, ``"eigh"`` or ``"svd"``): differentiable in ``mean`` and
@@ -266,7 +279,7 @@ def multivariate_normal(key, mean, cov, shape=None, dtype=None, method="cholesky
 
 NAMES = ("PRNGKey", "key", "key_data", "wrap_key_data", "split", "fold_in", "normal", "uniform",
          "bernoulli", "randint", "gumbel", "exponential", "bits", "truncated_normal", "permutation",
-         "choice", "categorical", "multivariate_normal")
+         "choice", "categorical", "multivariate_normal", "orthogonal")
 
 
 def __getattr__(name):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+from collections import Counter
 
 import numpy as np
 
@@ -19,7 +20,7 @@ from ..core.forward import jvp as engine_jvp
 from ..core.tape import GradientTape
 from .array import asarray, fresh, to_array
 from .custom import FORWARD
-from .tree_util import tree_flatten, tree_map, tree_unflatten
+from .tree_util import keystr, tree_flatten, tree_flatten_with_path, tree_map, tree_unflatten
 
 
 def _argnums(argnums, n, fn):
@@ -389,41 +390,93 @@ def _leaf_axes(axis, arg):
     return [x for sub_axis, sub in zip(axis, arg) for x in _leaf_axes(sub_axis, sub)]
 
 
+def _leaf_names(fun, args, kwargs):
+    """How JAX's vmap names each leaf of ``args`` and ``kwargs`` in an error: ``argument x``,
+    ``argument y[0]``, ``kwargs['z']``, each with its type (``float32[3]``)."""
+    try:
+        params = list(inspect.signature(fun).bind(*args, **kwargs).signature.parameters)
+    except (TypeError, ValueError):
+        params = []
+    named = [(f"argument {params[i]}" if i < len(params) else f"args[{i}]", a)
+             for i, a in enumerate(args)] + [("kwargs", kwargs)]
+    return [f"{head}{keystr(path)} of type {x.dtype.name}[{','.join(map(str, x.shape))}]"
+            for head, a in named for path, x in tree_flatten_with_path(tree_map(asarray, a))[0]]
+
+
+def _size_error(fun, args, kwargs, sizes, dims, axis_size):
+    """JAX's ValueError for mapped axes of different sizes: each size, how many axes had
+    it, and the first of them."""
+    names = _leaf_names(fun, args, kwargs)
+    mapped = [(s, d, name) for s, d, name in zip(sizes, dims, names) if d is not None]
+    lines = [] if axis_size is None else [f"  * the `axis_size` argument was {axis_size};"]
+    for k, (size, count) in enumerate(Counter(s for s, _, _ in mapped).most_common()):
+        _, dim, name = next(m for m in mapped if m[0] == size)
+        lines.append(f"  * one axis had size {size}: axis {dim} of {name};" if count == 1 else
+                     f"  * {'some' if k else 'most'} axes ({count} of them) had size {size}, "
+                     f"e.g. axis {dim} of {name};")
+    return ValueError("vmap got inconsistent sizes for array axes to be mapped:\n"
+                      + "\n".join(lines)[:-1])
+
+
+def _mapped_size(x, axis):
+    """The size of ``x`` along a mapped ``axis``, or JAX's error for a rank too small."""
+    if not -x.ndim <= axis < x.ndim:
+        raise ValueError(f"vmap was requested to map its argument along axis {axis}, which "
+                         f"implies that its rank should be at least {axis + 1 if axis >= 0 else -axis}, "
+                         f"but is only {x.ndim} (its shape is {tuple(x.shape)})")
+    return x.shape[axis]
+
+
+def _part(x, axis, i):
+    """Slice ``i`` of ``x`` along ``axis`` (``x`` where not mapped); ``i`` None: zeros of a
+    slice's shape, for a batch of none."""
+    if axis is None:
+        return x
+    if i is None:
+        return asarray(np.zeros(np.delete(x.shape, axis % x.ndim), x.dtype))
+    return x[(slice(None),) * (axis % x.ndim) + (i,)]
+
+
+def _stacked(results, out_axes, n):
+    """The calls' outputs stacked along ``out_axes``; for a batch of none (``results`` one
+    call on zeros), empty arrays of the stacked shape, as JAX gives."""
+    treedef = tree_flatten(results[0])[1]
+    columns = zip(*[[asarray(x) for x in tree_flatten(r)[0]] for r in results])
+    out = []
+    for column, ax in zip(columns, _leaf_axes(out_axes, results[0])):
+        if ax is None:  # an output not mapped: the same each time
+            out.append(column[0])
+        elif n == 0:
+            shape = list(column[0].shape)
+            shape.insert(ax % (len(shape) + 1), 0)
+            out.append(asarray(np.zeros(shape, column[0].dtype)))
+        else:
+            out.append(to_array(ops.stack(column, axis=ax)))
+    return tree_unflatten(treedef, out)
+
+
 def vmap(fun, in_axes=0, out_axes=0, axis_name=None, axis_size=None, spmd_axis_name=None):
-    """``jax.vmap``: ``fun`` mapped over an axis of its arguments (a loop and a stack here)."""
+    """``jax.vmap``: ``fun`` mapped over an axis of its arguments (a loop and a stack here).
+    ``in_axes`` is for the positional arguments; keyword arguments are mapped over axis 0,
+    as in JAX. A batch of size 0 runs ``fun`` once on zeros, for its output's shape."""
     @functools.wraps(fun)
-    def run(*args):
-        axes = _axes_for(in_axes, args)
-        flat_args = []
-        sizes = set()
-        for a, ax in zip(args, axes):
-            leaves, treedef = tree_flatten(a)
-            leaf_axes = _leaf_axes(ax, a)
-            leaves = [asarray(x) for x in leaves]
-            for x, la in zip(leaves, leaf_axes):
-                if la is not None:
-                    sizes.add(x.shape[la])
-            flat_args.append((leaves, leaf_axes, treedef))
-        if len(sizes) != 1:
-            if not sizes and axis_size is None:
-                raise ValueError("vmap must have at least one non-None value in in_axes")
-            if len(sizes) > 1:
-                raise ValueError(f"vmap got inconsistent sizes for array axes to be mapped: "
-                                 f"{sorted(sizes)}")
-        n = sizes.pop() if sizes else axis_size
+    def run(*args, **kwargs):
+        leaves, treedef = tree_flatten((args, kwargs))
+        leaves = [asarray(x) for x in leaves]
+        dims = _leaf_axes(_axes_for(in_axes, args), args) + [0] * len(tree_flatten(kwargs)[0])
+        sizes = [None if d is None else _mapped_size(x, d) for x, d in zip(leaves, dims)]
+        found = {s for s in sizes if s is not None} | ({axis_size} - {None})
+        if not found:
+            raise ValueError("vmap must have at least one non-None value in in_axes or "
+                             "axis_size must be specified")
+        if len(found) > 1:
+            raise _size_error(fun, args, kwargs, sizes, dims, axis_size)
+        n = found.pop()
         results = []
-        for i in range(n):
-            call = [tree_unflatten(td, [x[(slice(None),) * (la % x.ndim) + (i,)] if la is not None else x
-                                        for x, la in zip(leaves, las)])
-                    for leaves, las, td in flat_args]
-            results.append(fun(*call))
-        leaves = [tree_flatten(r)[0] for r in results]
-        treedef = tree_flatten(results[0])[1]
-        axes = _leaf_axes(out_axes, results[0])
-        out = [asarray(column[0]) if ax is None else  # an output not mapped: the same each time
-               to_array(ops.stack([asarray(x) for x in column], axis=ax))
-               for column, ax in zip(zip(*leaves), axes)]
-        return tree_unflatten(treedef, out)
+        for i in range(n) if n else [None]:
+            call_args, call_kwargs = tree_unflatten(treedef, [_part(x, d, i) for x, d in zip(leaves, dims)])
+            results.append(fun(*call_args, **call_kwargs))
+        return _stacked(results, out_axes, n)
     return run
 
 

@@ -187,7 +187,14 @@ def _jnp(f):
     return run
 
 
+# NumPy's submodules whose results are complex numbers, out of scope in gradmagic.jax
+COMPLEX = {"fft": "the discrete Fourier transforms (jnp.fft.fft, rfft, ...) give complex numbers"}
+
+
 def __getattr__(name):
+    if name in COMPLEX:
+        raise AttributeError(f"gradmagic.jax.numpy.{name} does not exist: {COMPLEX[name]}, "
+                             "and complex numbers are out of scope in gradmagic.jax")
     f = getattr(np, name, None)
     if f is None or name.startswith("_"):
         raise AttributeError(f"gradmagic.jax.numpy has no {name!r}: it maps NumPy's own "

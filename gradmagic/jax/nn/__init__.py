@@ -1,12 +1,16 @@
-"""``jax.nn``: the activations JAX's guide uses, on gradmagic's ops."""
+"""``jax.nn``: the activations JAX's guide uses, on gradmagic's ops; ``initializers``
+(``jax.nn.initializers``) and ``dot_product_attention`` (its module ``attention``)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..core import ops, special
-from ..core.primitive import composite
-from .array import asarray, canonical
+from ...core import ops, special
+from ...core.primitive import composite
+from ..array import asarray, canonical
+from ..numpy import clip
+from . import initializers  # noqa: F401  (jax.nn.initializers)
+from .attention import dot_product_attention  # noqa: F401  (jax.nn.dot_product_attention)
 
 
 def relu(x):
@@ -149,6 +153,20 @@ def log1mexp(x):
                      ops.log1p(-ops.exp(-ops.where(near, 1.0, x))))
 
 
+@composite("0 where x <= -1, 1 where x >= 1, else (x + 1) / 2", elementwise=True)
+def sparse_plus(x):
+    """0 up to -1, ``(x + 1)^2 / 4`` up to 1, then ``x``: smooth, convex, as JAX's."""
+    x = asarray(x)
+    return ops.where(x <= -1.0, 0.0, ops.where(x >= 1.0, x, (x + 1.0) ** 2 / 4))
+
+
+@composite("1/2 strictly between -1 and 1, 1/4 at -1 and 1", elementwise=True)
+def sparse_sigmoid(x):
+    """``clip(x + 1, 0, 2) / 2``, ``sparse_plus``'s derivative; ``jnp.clip``'s halves at the
+    ends, as JAX's."""
+    return 0.5 * clip(asarray(x) + 1.0, 0.0, 2.0)
+
+
 def glu(x, axis=-1):
     """The first half along ``axis`` times the sigmoid of the second."""
     x = asarray(x)
@@ -195,7 +213,8 @@ def one_hot(x, num_classes, *, dtype=np.float32, axis=-1):
 NAMES = ("relu", "relu6", "leaky_relu", "elu", "celu", "selu", "silu", "swish", "gelu", "soft_sign",
          "log_sigmoid", "hard_tanh", "sigmoid", "softplus", "logsumexp", "softmax", "log_softmax",
          "one_hot", "hard_sigmoid", "hard_silu", "hard_swish", "mish", "squareplus", "log1mexp",
-         "glu", "logmeanexp", "standardize", "identity", "tanh")
+         "glu", "logmeanexp", "standardize", "identity", "tanh", "sparse_plus", "sparse_sigmoid",
+         "dot_product_attention", "initializers")
 
 
 def __getattr__(name):
