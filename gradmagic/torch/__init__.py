@@ -24,11 +24,12 @@ import numpy as np
 from .. import out_of_scope
 from ..core import ops
 from ..core.tensor import Tensor as CoreTensor
-from . import (autograd, elementwise, functions, linalg, nn, products, reorder, sampling, special, values,
+from . import (autograd, elementwise, functions, linalg, linalg_more, nn, products, reorder, sampling, special, values,
                views)
 from .modes import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad,
                     set_grad_enabled)
 from .tensor import Tensor, make
+from .hooks import register_post_accumulate
 from .anomaly import is_anomaly_enabled
 from .legacy import TypedTensor
 from .printing import set_printoptions
@@ -37,14 +38,16 @@ from .values import (DEFAULT_GENERATOR, DEFAULTS, DTYPES, TYPE_NAMES, Device, Ge
                      default_float, dtype, generator_of, missing, torch_dtype)
 
 install(Tensor)  # the methods methods.py adds (gather, topk, det ...)
+Tensor.register_post_accumulate_grad_hook = register_post_accumulate  # hook(leaf) after .grad accumulates
 functions.install(Tensor)  # and functions.py (asin, atan2, lerp, diag ...)
-MORE = (products, reorder, elementwise, sampling)  # addmm ..., flips and splits ..., erfinv ..., bernoulli ...
+MORE = (products, reorder, elementwise, sampling, linalg_more)  # addmm ..., flips and splits ..., erfinv ..., bernoulli ...
 for _module in MORE:
     for _name, _f in _module.METHODS.items():
         setattr(Tensor, _name, _f)
     for _name, _f in getattr(_module, "PROPERTIES", {}).items():
         setattr(Tensor, _name, property(_f))
 install_in_place(Tensor)  # the in-place forms (acos_, lt_, addmm_ ...) of all of these
+linalg.matrix_power = products.matrix_power  # (products.py imports linalg.py)
 out_of_scope.install()  # `from gradmagic.<dialect> import <missing>` says what __getattr__ says
 
 # the PyTorch whose behaviour this follows (its tests compare with it), marked as gradmagic's,
@@ -337,6 +340,6 @@ def __getattr__(name):
 
 _INTERNAL = ("np", "TYPE_NAMES", "TypedTensor", "ops", "CoreTensor", "out_of_scope", "DEFAULTS", "DTYPES", "default_float", "missing",
              "torch_dtype",
-             "check_device", "install", "install_in_place", "MORE", "products", "reorder", "elementwise",
-             "sampling")
+             "check_device", "install", "register_post_accumulate", "install_in_place", "MORE", "products", "reorder", "elementwise",
+             "sampling", "linalg_more")
 __all__ = [k for k in list(globals()) if not k.startswith("_") and k not in _INTERNAL]

@@ -210,6 +210,7 @@ class Tensor(CoreTensor):
     aliases = None  # weak references to the `.detach()` and `.data` aliases made of it
     inference = False  # made under inference_mode
     backward_hooks = None  # {key: hook}, from register_hook
+    post_accumulate_hooks = None  # {key: hook}, from register_post_accumulate_grad_hook
 
     __hash__ = object.__hash__  # by identity, as torch.Tensor
     made = staticmethod(made)  # the engine tells the class of each op that makes one

@@ -24,11 +24,11 @@ _keys = itertools.count()
 class RemovableHandle:
     """What ``register_hook`` returns: ``remove()`` takes the hook off its tensor."""
 
-    def __init__(self, hooks, key):
-        self.hooks, self.id = hooks, key
+    def __init__(self, hooks, key, counted=True):
+        self.hooks, self.id, self.counted = hooks, key, counted  # counted: in LIVE
 
     def remove(self):
-        if self.hooks.pop(self.id, None) is not None:
+        if self.hooks.pop(self.id, None) is not None and self.counted:
             LIVE[0] -= 1
 
     def __enter__(self):
@@ -51,6 +51,27 @@ def register(tensor, hook):
     tensor.backward_hooks[key] = hook
     LIVE[0] += 1
     return RemovableHandle(tensor.backward_hooks, key)
+
+
+def register_post_accumulate(tensor, hook):
+    """``tensor.register_post_accumulate_grad_hook(hook)``: ``hook(tensor)`` runs after
+    ``backward`` accumulates the leaf's ``.grad`` (``autograd.grad`` sets none, so runs none)."""
+    if not tensor.requires_grad:
+        raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+    if tensor.grad_fn is not None:
+        raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
+    if tensor.post_accumulate_hooks is None:
+        tensor.post_accumulate_hooks = {}
+    key = next(_keys)
+    tensor.post_accumulate_hooks[key] = hook
+    return RemovableHandle(tensor.post_accumulate_hooks, key, counted=False)
+
+
+def run_post_accumulate(tensor):
+    """Each of ``tensor``'s post-accumulate hooks, in the order they were registered."""
+    for hook in list(tensor.post_accumulate_hooks.values()):
+        if hook(tensor) is not None:
+            raise RuntimeError("Tensor post accumulate grad hooks should return None.")
 
 
 def run(tensor, g):

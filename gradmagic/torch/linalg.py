@@ -27,69 +27,18 @@ import numpy as np
 from ..core import linalg as core
 from ..core import ops
 from ..core.determinant import det as core_det
-from ..errors import GradmagicError
 from .graph import as_tensor_of
 from .subgradients import vector_norm as norm_of_vector
+from .functions import cross as cross_product
+from .linalg_checks import (LinAlgError, batch_error, check_float, check_matrices, check_square,
+                            singular_error)
+from .linalg_more import lstsq, matrix_exp, solve_triangular, svd, svdvals
 from .values import named, type_name
-
-
-class LinAlgError(GradmagicError, RuntimeError):
-    """``torch.linalg.LinAlgError``: the input is singular or not positive-definite."""
 
 
 linalg_slogdet = collections.namedtuple("linalg_slogdet", ["sign", "logabsdet"])
 linalg_eigh = collections.namedtuple("linalg_eigh", ["eigenvalues", "eigenvectors"])
 linalg_qr = collections.namedtuple("linalg_qr", ["Q", "R"])
-
-
-# -- PyTorch's checks -----------------------------------------------------------------------
-def _float(fn, A):
-    if A.value.dtype.kind not in "fc":
-        raise RuntimeError(f"{fn}: Expected a floating point or complex tensor as input. "
-                           f"Got {type_name(A.value.dtype)}")
-
-
-def _matrices(fn, A):
-    if A.value.ndim < 2:
-        raise RuntimeError(f"{fn}: The input tensor A must have at least 2 dimensions.")
-    _float(fn, A)
-
-
-def _square(fn, A):
-    _matrices(fn, A)
-    m, n = A.value.shape[-2:]
-    if m != n:
-        raise RuntimeError(f"{fn}: A must be batches of square matrices, but they are {m} by {n} matrices")
-
-
-def _batch(fn, index, shape, sentence):
-    """PyTorch's ``(Batch element k): `` before ``sentence`` for a batch of matrices."""
-    where = f"(Batch element {int(np.ravel_multi_index(index, shape))}): " if shape else ""
-    return LinAlgError(f"{fn}: {where}{sentence}")
-
-
-def zero_pivot(a):
-    """The 1-based column of the first exactly zero pivot of the LU factorization of ``a``
-    with partial pivoting (LAPACK getrf's ``info``), or 0 when there is none."""
-    a = np.array(a, dtype=np.float64)
-    n = a.shape[-1]
-    for j in range(n):
-        p = j + int(np.argmax(np.abs(a[j:, j])))
-        if a[p, j] == 0:
-            return j + 1
-        a[[j, p]] = a[[p, j]]
-        a[j + 1:, j:] -= np.outer(a[j + 1:, j] / a[j, j], a[j, j:])
-    return 0
-
-
-def _singular(fn, A, sentence):
-    """The error for the first matrix of the batch ``A`` that is singular."""
-    a = np.asarray(A.numpy(force=True))
-    for index in np.ndindex(a.shape[:-2]):
-        k = zero_pivot(a[index])
-        if k:
-            return _batch(fn, index, a.shape[:-2], sentence.format(k))
-    return _batch(fn, (), (), sentence.format(1))
 
 
 # -- norms ------------------------------------------------------------------------------------
@@ -100,7 +49,7 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):  # 
         raise TypeError(f"linalg_vector_norm(): argument 'ord' must be Number, not {type(ord).__name__}")
     if dtype is not None:
         x = x.type(dtype)
-    _float("linalg.vector_norm", x)
+    check_float("linalg.vector_norm", x)
     return named(norm_of_vector(x, ord, dim, keepdim), "LinalgVectorNormBackward0")
 
 
@@ -109,7 +58,7 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=No
     1, -1, 2, -2, inf or -inf over the two axes ``dim``."""
     if dtype is not None:
         A = A.type(dtype)
-    _matrices("linalg.matrix_norm", A)
+    check_matrices("linalg.matrix_norm", A)
     if ord not in ("fro", "nuc", 1, -1, 2, -2, math.inf, -math.inf):
         raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
     if ord == "fro":
@@ -134,13 +83,13 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None, out=None):  # noqa
 # -- determinants, inverses, solves -----------------------------------------------------------
 def det(A, *, out=None):
     """``torch.linalg.det`` (and ``Tensor.det``)."""
-    _square("linalg.det", A)
+    check_square("linalg.det", A)
     return named(core_det(A), "LinalgDetBackward0")
 
 
 def slogdet(A, *, out=None):
     """``torch.linalg.slogdet``: ``(sign, logabsdet)``, the gradient through ``logabsdet``."""
-    _square("linalg.slogdet", A)
+    check_square("linalg.slogdet", A)
     sign, logabsdet = core.slogdet(A)
     return linalg_slogdet(as_tensor_of(getattr(sign, "value", sign), A),
                           named(logabsdet, "LinalgSlogdetBackward0"))
@@ -152,17 +101,17 @@ SINGULAR = ("The diagonal element {} is zero, the inversion could not be complet
 
 def inv(A, *, out=None):
     """``torch.linalg.inv`` (and ``Tensor.inverse``)."""
-    _square("linalg.inv", A)
+    check_square("linalg.inv", A)
     try:
         return named(core.inv(A), "LinalgInvExBackward0")
     except np.linalg.LinAlgError:
-        raise _singular("linalg.inv", A, SINGULAR) from None
+        raise singular_error("linalg.inv", A, SINGULAR) from None
 
 
 def solve(A, B, *, left=True, out=None):
     """``torch.linalg.solve``: ``X`` with ``A X = B`` (``X A = B`` when ``left=False``); ``B``
     is a batch of vectors when it is 1-D or has ``A``'s shape less its last axis."""
-    _square("linalg.solve", A)
+    check_square("linalg.solve", A)
     n = A.value.shape[-1]
     vector = B.value.ndim == 1 or (B.value.ndim == A.value.ndim - 1 and B.value.shape == A.value.shape[:-1])
     rows = B.value.shape[-1] if vector or not left else B.value.shape[-2]
@@ -178,7 +127,7 @@ def solve(A, B, *, left=True, out=None):
             x = core.solve(a, B if left else ops.swapaxes(B, -1, -2))
             x = x if left else ops.swapaxes(x, -1, -2)
     except np.linalg.LinAlgError:
-        raise _singular("torch.linalg.solve", A, "The solver failed because the input matrix is "
+        raise singular_error("torch.linalg.solve", A, "The solver failed because the input matrix is "
                         "singular.") from None
     return named(x, "LinalgSolveExBackward0")
 
@@ -212,7 +161,7 @@ def _leading_minor(a):
 def cholesky(A, *, upper=False, out=None):
     """``torch.linalg.cholesky``: ``L`` with ``A = L L^T`` (``U^T U``, ``upper``); the gradient
     symmetric, as PyTorch's."""
-    _square("linalg.cholesky", A)
+    check_square("linalg.cholesky", A)
     try:
         return named(core.cholesky(core.symmetric_gradient(A), upper=upper), "LinalgCholeskyExBackward0")
     except np.linalg.LinAlgError:
@@ -222,7 +171,7 @@ def cholesky(A, *, upper=False, out=None):
         try:
             np.linalg.cholesky(a[index])
         except np.linalg.LinAlgError:
-            raise _batch("linalg.cholesky", index, a.shape[:-2],
+            raise batch_error("linalg.cholesky", index, a.shape[:-2],
                          "The factorization could not be completed because the input is not "
                          f"positive-definite (the leading minor of order {_leading_minor(a[index])} "
                          "is not positive-definite).") from None
@@ -238,28 +187,22 @@ def _uplo(fn, UPLO):
 def eigh(A, UPLO="L", *, out=None):  # noqa: N803  (PyTorch's name)
     """``torch.linalg.eigh``: ``(eigenvalues, eigenvectors)`` of the symmetric matrix whose
     ``UPLO`` triangle ``A`` holds, ascending; the gradient symmetric, as PyTorch's."""
-    _square("linalg.eigh", A)
+    check_square("linalg.eigh", A)
     w, v = core.eigh(core.symmetric_gradient(A), _uplo("linalg.eigh", UPLO))
     return linalg_eigh(named(w, "LinalgEighBackward0"), named(v, "LinalgEighBackward0"))
 
 
 def eigvalsh(A, UPLO="L", *, out=None):  # noqa: N803
     """``torch.linalg.eigvalsh``: the eigenvalues alone, ascending."""
-    _square("linalg.eigh", A)
+    check_square("linalg.eigh", A)
     return named(core.eigvalsh(core.symmetric_gradient(A), _uplo("linalg.eigh", UPLO)),
                  "LinalgEighBackward0")
-
-
-def svdvals(A, *, driver=None, out=None):
-    """``torch.linalg.svdvals``: the singular values, descending."""
-    _matrices("linalg.svd", A)
-    return named(core.svdvals(A), "LinalgSvdBackward0")
 
 
 def qr(A, mode="reduced", *, out=None):
     """``torch.linalg.qr``: ``(Q, R)`` of ``A`` (m x n, m >= n; ``mode='complete'`` of a
     square one is the same)."""
-    _matrices("linalg.qr", A)
+    check_matrices("linalg.qr", A)
     m, n = A.value.shape[-2:]
     if mode not in ("reduced", "complete", "r"):
         raise RuntimeError(f"qr received unrecognized mode '{mode}' but expected one of "
@@ -272,8 +215,15 @@ def qr(A, mode="reduced", *, out=None):
     return linalg_qr(named(q, "LinalgQrBackward0"), named(r, "LinalgQrBackward0"))
 
 
+def cross(input, other, *, dim=-1, out=None):  # noqa: A002  (PyTorch's name)
+    """``torch.linalg.cross``: ``torch.cross`` with ``dim=-1`` by default."""
+    return named(cross_product(input, other, dim), "LinalgCrossBackward0")
+
+
+# matrix_power: products.py's, set by the package (products.py imports inv from here)
 __all__ = ["vector_norm", "matrix_norm", "norm", "det", "slogdet", "inv", "solve", "pinv",
-           "cholesky", "eigh", "eigvalsh", "svdvals", "qr", "LinAlgError"]
+           "cholesky", "eigh", "eigvalsh", "svd", "svdvals", "qr", "lstsq", "solve_triangular",
+           "matrix_exp", "cross", "matrix_power", "LinAlgError"]
 
 
 def __getattr__(name):

@@ -21,7 +21,7 @@ from ..core.tape import TapeView
 from ..core.tensor import Tensor as CoreTensor
 from .anomaly import hooks_with_anomaly
 from .graph import CHANGES, FREED, SERIAL, Tensor, as_tensor_of
-from .hooks import LIVE, with_hooks
+from .hooks import LIVE, run_post_accumulate, with_hooks
 from .hooks import run as run_hooks
 from .modes import GRAD
 from .values import type_name
@@ -292,6 +292,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         g = grads.get(id(t))
         if g is not None:
             accumulate(t, run_hooks(t, g) if t.backward_hooks and t.grad_fn is None else g)
+            if t.post_accumulate_hooks:
+                run_post_accumulate(t)
     hooks = listeners()
     if hooks:
         walk.tell(hooks, roots, targets, [t.grad_value for t in targets])

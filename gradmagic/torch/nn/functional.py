@@ -13,7 +13,7 @@ from ...core.special import SELU_ALPHA, SELU_SCALE, gelu_erf, gelu_tanh
 from ..autograd.function import Function
 from ..graph import as_tensor_of
 from ..subgradients import vector_norm
-from ..values import DEFAULT_GENERATOR, named, type_name
+from ..values import named, type_name
 from .conv import conv1d, conv2d, conv_transpose1d, conv_transpose2d  # noqa: F401  (F's names)
 from .pooling import (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_max_pool1d,  # noqa: F401
                       adaptive_max_pool2d, avg_pool1d, avg_pool2d, fold, lp_pool1d, lp_pool2d,
@@ -24,6 +24,7 @@ from .activations import (celu, celu_, elu_, glu, hardshrink, hardsigmoid, hards
 from .losses import (cosine_embedding_loss, gaussian_nll_loss, hinge_embedding_loss, kl_div,  # noqa: F401
                      margin_ranking_loss, multi_margin_loss, multilabel_soft_margin_loss, pairwise_distance,
                      pdist, poisson_nll_loss, soft_margin_loss, triplet_margin_loss)
+from .attention import dropout, scaled_dot_product_attention  # noqa: F401
 from .normalization import batch_norm, group_norm, instance_norm, local_response_norm  # noqa: F401
 
 def _named(name):
@@ -261,21 +262,6 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     if bias is not None:
         out = out + bias
     return named(out, "NativeLayerNormBackward0")
-
-
-def dropout(input, p=0.5, training=True, inplace=False):
-    """In training, each element zeroed with probability ``p`` (drawn from the default
-    generator: NumPy's, so the mask differs from PyTorch's) and the rest scaled by
-    ``1 / (1 - p)``; otherwise ``input`` as it is."""
-    if not 0 <= p <= 1:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-    if not training or p == 0:
-        return input
-    keep = DEFAULT_GENERATOR.rng.random(input.value.shape) >= p
-    scale = as_tensor_of((keep / (1 - p) if p < 1 else keep * 0.0).astype(input.value.dtype), input)
-    if inplace:
-        return input.mul_(scale)
-    return named(input * scale, "MulBackward0")
 
 
 # -- losses ----------------------------------------------------------------------------------
