@@ -172,6 +172,14 @@ def assert_op(f, *arrays, key=(), order=1):
     assert report, str(report)
 
 
+def assert_weighted_gradient(fn, arrays, key, order):
+    """``fn``'s gradient (of a random weighting of its output, drawn from ``key``) agrees
+    with central finite differences, to ``order``."""
+    weights = rng_for("weights", key).standard_normal(np.shape(fn(*arrays)))
+    report = gm.check_grad(lambda *xs: np.sum(fn(*xs) * weights), *arrays, order=order)
+    assert report, str(report)
+
+
 def tape_grads(f, inputs, output_gradients=None, dtype=np.float64):
     xs = [gm.constant(np.asarray(v, dtype=dtype)) for v in inputs]
     with gm.GradientTape() as tape:

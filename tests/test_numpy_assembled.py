@@ -12,7 +12,7 @@ import pytest
 import gradmagic as gm
 from gradmagic.core import assembly, dispatch, polynomials
 
-from _cases import assert_same_on_module, module_marks, rng_for
+from _cases import assert_same_on_module, assert_weighted_gradient, module_marks, rng_for
 
 
 def u(lo, hi, *shape):
@@ -103,10 +103,7 @@ def test_value_and_dtype_are_numpys(name, fn, makers):
 @pytest.mark.parametrize("order", [1, 2])
 @pytest.mark.parametrize("name, fn, makers", CASES, ids=IDS)
 def test_gradient_matches_finite_differences(name, fn, makers, order):
-    arrays = _inputs(name, makers)
-    weights = rng_for("weights", name).standard_normal(np.shape(fn(*arrays)))
-    report = gm.check_grad(lambda *xs: np.sum(fn(*xs) * weights), *arrays, order=order)
-    assert report, str(report)
+    assert_weighted_gradient(fn, _inputs(name, makers), name, order)
 
 
 FLOAT32 = ["gradient-coordinates", "gradient-2d", "unwrap", "vander", "polymul", "polydiv", "polyint", "poly",

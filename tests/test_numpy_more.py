@@ -13,7 +13,7 @@ import pytest
 import gradmagic as gm
 from gradmagic.core import aliases, dispatch, lstsq, nanfunctions, signal, special, statistics
 
-from _cases import assert_same_on_module, module_marks, distinct, rng_for
+from _cases import assert_same_on_module, assert_weighted_gradient, module_marks, distinct, rng_for
 
 
 def u(lo, hi, *shape):
@@ -179,10 +179,7 @@ def test_value_and_dtype_are_numpys(name, fn, makers):
 @pytest.mark.parametrize("order", [1, 2])
 @pytest.mark.parametrize("name, fn, makers", CASES, ids=IDS)
 def test_gradient_matches_finite_differences(name, fn, makers, order):
-    arrays = _inputs(name, makers)
-    weights = rng_for("weights", name).standard_normal(np.shape(fn(*arrays)))
-    report = gm.check_grad(lambda *xs: np.sum(fn(*xs) * weights), *arrays, order=order)
-    assert report, str(report)
+    assert_weighted_gradient(fn, _inputs(name, makers), name, order)
 
 
 FLOAT32 = ["nanmax", "nanvar", "nanstd", "nancumsum", "nanmedian", "cov", "corrcoef", "interp-all-three",

@@ -10,25 +10,12 @@ read-only view. ``linalg.cond`` is here too, composed of ``svd``, ``norm`` and `
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
 
-from .._array_api import numpy_names
-from .._backend import xp_of
 from ..errors import GradientValueError
 from . import ops
 from .primitive import composite
-from .tensor import Tensor, raw
+from .tensor import Tensor, as_array_of, module_of, raw
 
 
-def _xp(*values):
-    for v in values:
-        if isinstance(v, Tensor):
-            return numpy_names(xp_of(v.value))
-    return np
-
-
-def _array(x, mod):
-    if isinstance(x, Tensor) or hasattr(x, "shape"):
-        return x
-    return mod.asarray(np.asarray(x)) if mod is not np else np.asarray(x)
 
 
 def _shape(x):
@@ -41,13 +28,13 @@ def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
     ``indexing="xy"``) and, unless ``sparse``, broadcast to the full grid."""
     if indexing not in ("xy", "ij"):
         raise ValueError("Valid values for `indexing` are 'xy' and 'ij'.")
-    mod = _xp(*xi)
+    mod = module_of(*xi)
     ndim = len(xi)
     shapes = [(1,) * i + (-1,) + (1,) * (ndim - i - 1) for i in range(ndim)]
     if indexing == "xy" and ndim > 1:
         shapes[0] = (1, -1) + (1,) * (ndim - 2)
         shapes[1] = (-1, 1) + (1,) * (ndim - 2)
-    out = [ops.reshape(_array(x, mod), s) for x, s in zip(xi, shapes)]
+    out = [ops.reshape(as_array_of(x, mod), s) for x, s in zip(xi, shapes)]
     if not sparse:
         full = np.broadcast_shapes(*[_shape(o) for o in out])
         out = [ops.broadcast_to(o, full) for o in out]
@@ -80,14 +67,14 @@ def block(arrays):
     """``np.block``: the innermost lists joined along the last axis, the next along the one
     before, and so on, each piece given leading axes of 1 up to the result's dimensions."""
     depth = _depth(arrays)
-    mod = _xp(*_leaves(arrays))
-    leaves = [_array(x, mod) for x in _leaves(arrays)]
+    mod = module_of(*_leaves(arrays))
+    leaves = [as_array_of(x, mod) for x in _leaves(arrays)]
     ndim = max([depth] + [len(_shape(x)) for x in leaves])
 
     def join(a, level):
         if type(a) is list:
             return ops.concatenate([join(x, level + 1) for x in a], axis=-(depth - level))
-        a = _array(a, mod)
+        a = as_array_of(a, mod)
         shape = _shape(a)
         return ops.reshape(a, (1,) * (ndim - len(shape)) + shape) if len(shape) < ndim else a
 
@@ -102,8 +89,8 @@ def sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=Fa
     if writeable:
         raise GradientValueError("sliding_window_view(writeable=True) of a Tensor: its windows are "
                                  "copies here (a Tensor's values are never written through a view)")
-    mod = _xp(x)
-    x = _array(x, mod)
+    mod = module_of(x)
+    x = as_array_of(x, mod)
     shape = _shape(x)
     positions = np.arange(int(np.prod(shape))).reshape(shape)
     index = np.lib.stride_tricks.sliding_window_view(positions, window_shape, axis)
@@ -115,8 +102,8 @@ def sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=Fa
 def apply_along_axis(func1d, axis, arr, *args, **kwargs):
     """``np.apply_along_axis``: ``func1d`` on each 1-D slice along ``axis`` (a Tensor), its
     results stacked where the slices were, as NumPy arranges them."""
-    mod = _xp(arr)
-    arr = _array(arr, mod)
+    mod = module_of(arr)
+    arr = as_array_of(arr, mod)
     nd = len(_shape(arr))
     axis = normalize_axis_index(int(axis), nd)
     moved = ops.moveaxis(arr, axis, -1)
@@ -137,8 +124,8 @@ def cond(x, p=None):
     """``np.linalg.cond``: the largest singular value over the smallest (``p`` None, 2 or
     -2, the inverse), or ``norm(x, p) * norm(inv(x), p)``; NaN made infinite where ``x`` has
     none, as NumPy."""
-    mod = _xp(x)
-    x = _array(x, mod)
+    mod = module_of(x)
+    x = as_array_of(x, mod)
     shape = _shape(x)
     if len(shape) >= 2 and 0 in shape[-2:]:
         raise np.linalg.LinAlgError("cond is not defined on empty arrays")

@@ -13,14 +13,13 @@ import warnings
 
 import numpy as np
 
-from .._array_api import numpy_names
 from .._backend import kind, numpy_dtype, xp_of
 from ..errors import NoGradientError
 from . import ops
 from .lstsq import lstsq
 from .primitive import composite
 from .signal import convolve
-from .tensor import Tensor, raw
+from .tensor import Tensor, module_of, raw
 
 
 def _no_poly1d(fn, *values):
@@ -28,12 +27,6 @@ def _no_poly1d(fn, *values):
         raise NoGradientError(f"np.{fn} of a np.poly1d has no gradient rule in gradmagic: pass "
                               "its coefficients (p.coeffs) as an array or a list")
 
-
-def _xp(*values):
-    for v in values:
-        if isinstance(v, Tensor):
-            return numpy_names(xp_of(v.value))
-    return np
 
 
 def _vector(v, mod):
@@ -101,31 +94,32 @@ def _padded(a, n):
     return ops.concatenate([ops.broadcast_to(zeros, (n - m,)), a])
 
 
+def _aligned(fn, a1, a2):
+    """``a1`` and ``a2`` as 1-D coefficients of one length, the shorter padded before."""
+    _no_poly1d(fn, a1, a2)
+    mod = module_of(a1, a2)
+    a1, a2 = _vector(a1, mod), _vector(a2, mod)
+    n = max(_len(a1), _len(a2))
+    return _padded(a1, n), _padded(a2, n)
+
+
 @composite("1", "1")
 def polyadd(a1, a2):
     """``np.polyadd``: the shorter padded with leading zeros, then the sum."""
-    _no_poly1d("polyadd", a1, a2)
-    mod = _xp(a1, a2)
-    a1, a2 = _vector(a1, mod), _vector(a2, mod)
-    n = max(_len(a1), _len(a2))
-    return ops.add(_padded(a1, n), _padded(a2, n))
+    return ops.add(*_aligned("polyadd", a1, a2))
 
 
 @composite("1", "-1")
 def polysub(a1, a2):
     """``np.polysub``: the shorter padded with leading zeros, then the difference."""
-    _no_poly1d("polysub", a1, a2)
-    mod = _xp(a1, a2)
-    a1, a2 = _vector(a1, mod), _vector(a2, mod)
-    n = max(_len(a1), _len(a2))
-    return ops.subtract(_padded(a1, n), _padded(a2, n))
+    return ops.subtract(*_aligned("polysub", a1, a2))
 
 
 @composite("the other's coefficients, shifted", "the other's coefficients, shifted")
 def polymul(a1, a2):
     """``np.polymul``: the convolution of the coefficients."""
     _no_poly1d("polymul", a1, a2)
-    mod = _xp(a1, a2)
+    mod = module_of(a1, a2)
     return convolve(_vector(a1, mod), _vector(a2, mod))
 
 
@@ -134,7 +128,7 @@ def polydiv(u, v):
     """``np.polydiv``: NumPy's long division, step by step (``(quotient, remainder)``); the
     leading remainder terms NumPy drops as zero are chosen by their values."""
     _no_poly1d("polydiv", u, v)
-    mod = _xp(u, v)
+    mod = module_of(u, v)
     u, v = _float(_vector(u, mod)), _float(_vector(v, mod))
     m, n = _len(u) - 1, _len(v) - 1
     dtype = np.result_type(raw(u).dtype, raw(v).dtype)
@@ -162,7 +156,7 @@ def polyder(p, m=1):
     m = int(m)
     if m < 0:
         raise ValueError("Order of derivative must be positive (see polyint)")
-    mod = _xp(p)
+    mod = module_of(p)
     p = p if isinstance(p, Tensor) else mod.asarray(np.asarray(p)) if mod is not np else np.asarray(p)
     for _ in range(m):
         n = _len(p) - 1
@@ -178,7 +172,7 @@ def polyint(p, m=1, k=None):
     m = int(m)
     if m < 0:
         raise ValueError("Order of integral must be positive (see polyder)")
-    mod = _xp(p, k)
+    mod = module_of(p, k)
     if k is None:
         k = mod.zeros(m, float)
     k = _vector(k, mod)
@@ -197,7 +191,7 @@ def poly(seq_of_zeros):
     """``np.poly``: the coefficients of the monic polynomial with these real roots, one
     convolution with ``(1, -zero)`` per root. A square matrix (its eigenvalues, complex in
     general) is refused."""
-    mod = _xp(seq_of_zeros)
+    mod = module_of(seq_of_zeros)
     z = _vector(seq_of_zeros, mod)
     shape = np.shape(raw(z))
     if len(shape) == 2 and shape[0] == shape[1] and shape[0]:
@@ -226,7 +220,7 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
                               "covariance uses the residuals, which gradmagic's lstsq gives as "
                               "constants; call it with cov=False")
     order = int(deg) + 1
-    mod = _xp(x, y, w)
+    mod = module_of(x, y, w)
     x, y = (_float(v if isinstance(v, Tensor) else mod.asarray(np.asarray(v, dtype=float))) for v in (x, y))
     if deg < 0:
         raise ValueError("expected deg >= 0")

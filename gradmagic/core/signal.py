@@ -25,21 +25,9 @@ from ..errors import NoGradientError
 from . import ops
 from .layout import diff
 from .primitive import composite
-from .tensor import Tensor, raw
+from .tensor import Tensor, as_array_of, module_of, raw
 
 
-def _xp(*values):
-    for v in values:
-        if isinstance(v, Tensor):
-            return numpy_names(xp_of(v.value))
-    return np
-
-
-def _array(x, xp):
-    """``x`` as an array (of ``xp``) when it is a list or a number; a Tensor as it is."""
-    if isinstance(x, Tensor) or hasattr(x, "shape"):
-        return x
-    return xp.asarray(np.asarray(x)) if xp is not np else np.asarray(x)
 
 
 def _real(*values):
@@ -77,8 +65,8 @@ def _periodic(x, xp_, fp, period):
 def interp(x, xp, fp, left=None, right=None, period=None):
     """``np.interp``: the piecewise-linear function through ``(xp, fp)`` at ``x``, in float64;
     ``left``/``right`` (default ``fp[0]``/``fp[-1]``) beyond the ends, NaN at a NaN."""
-    mod = _xp(x, xp, fp, left, right)
-    x, xp, fp = (_float64(_array(v, mod)) for v in (x, xp, fp))
+    mod = module_of(x, xp, fp, left, right)
+    x, xp, fp = (_float64(as_array_of(v, mod)) for v in (x, xp, fp))
     _real(x, xp, fp, left, right)
     if len(_shape(xp)) != 1 or len(_shape(fp)) != 1:
         raise ValueError("object too deep for desired array" if len(_shape(xp)) > 1 or len(_shape(fp)) > 1
@@ -137,8 +125,8 @@ def _windows(long, short, mode):
 
 
 def _signals(a, v, fn):
-    mod = _xp(a, v)
-    a, v = _array(a, mod), _array(v, mod)
+    mod = module_of(a, v)
+    a, v = as_array_of(a, mod), as_array_of(v, mod)
     _real(a, v)
     for name, s in (("a", a), ("v", v)):
         if len(_shape(s)) != 1:
@@ -179,14 +167,14 @@ def convolve(a, v, mode="full"):
 def trapezoid(y, x=None, dx=1.0, axis=-1):
     """``np.trapezoid``: the trapezoidal rule along ``axis``, with sample points ``x`` (1-D
     along the axis, or of ``y``'s shape) or spacing ``dx``; differentiable in all three."""
-    mod = _xp(y, x, dx)
-    y = _array(y, mod)
+    mod = module_of(y, x, dx)
+    y = as_array_of(y, mod)
     _real(y, x)
     nd = len(_shape(y))
     if x is None:
         d = dx
     else:
-        x = _array(x, mod)
+        x = as_array_of(x, mod)
         if len(_shape(x)) == 1:
             d = diff(x)
             shape = [1] * nd
@@ -204,15 +192,15 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
 def ediff1d(ary, to_end=None, to_begin=None):
     """``np.ediff1d``: the differences of the flattened ``ary``, ``to_begin`` before and
     ``to_end`` after (flattened, cast to ``ary``'s dtype, as NumPy)."""
-    mod = _xp(ary, to_end, to_begin)
-    ary = ops.reshape(_array(ary, mod), (-1,))
+    mod = module_of(ary, to_end, to_begin)
+    ary = ops.reshape(as_array_of(ary, mod), (-1,))
     dtype = raw(ary).dtype
     n = _shape(ary)[0]
     parts = [ops.subtract(ops.getitem(ary, slice(1, None)), ops.getitem(ary, slice(0, max(n - 1, 0))))]
     for value, at in ((to_begin, 0), (to_end, 1)):
         if value is None:
             continue
-        value = ops.reshape(_array(value, mod), (-1,))
+        value = ops.reshape(as_array_of(value, mod), (-1,))
         vtype = raw(value).dtype
         if vtype != dtype:
             if not np.can_cast(numpy_dtype(vtype), numpy_dtype(dtype), casting="same_kind"):
@@ -252,7 +240,7 @@ def _spacings(f, varargs, axes, mod):
         raise TypeError("invalid number of arguments")
     out = []
     for k, (d, axis) in enumerate(zip(varargs, axes)):
-        d = _array(d, mod)
+        d = as_array_of(d, mod)
         if not _shape(d):
             out.append(d)
             continue
@@ -309,8 +297,8 @@ def gradient(f, *varargs, axis=None, edge_order=1):
     """``np.gradient``: second-order central differences inside, first- or second-order
     one-sided ones at the ends, with unit, scalar or coordinate spacing per axis; one array,
     or a tuple of one per axis."""
-    mod = _xp(f, *varargs)
-    f = _array(f, mod)
+    mod = module_of(f, *varargs)
+    f = as_array_of(f, mod)
     _real(f, *varargs)
     nd = len(_shape(f))
     if axis is None:
@@ -337,8 +325,8 @@ def gradient(f, *varargs, axis=None, edge_order=1):
 def unwrap(p, discont=None, axis=-1, *, period=2 * np.pi):
     """``np.unwrap``: ``p`` with multiples of ``period`` added where a step exceeds
     ``discont`` (NumPy's computation, on the values: a constant per element)."""
-    xp = _xp(p)
-    p = _array(p, xp)
+    xp = module_of(p)
+    p = as_array_of(p, xp)
     _real(p)
     v = raw(p)
     nd = len(_shape(p))

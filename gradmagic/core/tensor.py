@@ -378,6 +378,23 @@ def _numpy_repr(t):
     return str(host[()]) if host.ndim == 0 else repr(host)
 
 
+def module_of(*values):
+    """The array module (with NumPy's names) of the first Tensor among ``values``: an op's
+    constants go there; NumPy where none is a Tensor."""
+    for v in values:
+        if isinstance(v, Tensor):
+            return numpy_names(xp_of(v.value))
+    return np
+
+
+def as_array_of(x, module):
+    """``x`` as an array of ``module`` where it is a list or a number; a Tensor or an array
+    as it is."""
+    if isinstance(x, Tensor) or hasattr(x, "shape"):
+        return x
+    return module.asarray(np.asarray(x)) if module is not np else np.asarray(x)
+
+
 def raw(x):
     """The raw array of a Tensor; anything else as it is."""
     return x.value if isinstance(x, Tensor) else x
