@@ -1,5 +1,5 @@
-"""``torch.nn.functional.scaled_dot_product_attention`` and the ``dropout`` it applies to the
-attention weights, as PyTorch 2.13.0's (its math backend): ``softmax(Q K^T * scale + mask) V``,
+"""``torch.nn.functional.scaled_dot_product_attention``, with ``dropout`` on the attention
+weights, as PyTorch 2.13.0's (its math backend): ``softmax(Q K^T * scale + mask) V``,
 one row in a trace. A boolean mask keeps where it is True, a float mask is added,
 ``is_causal`` keeps the lower triangle; a row that keeps nothing gives zeros, as PyTorch's.
 Dropout draws from gradmagic's generator (NumPy's), so its mask differs from PyTorch's.
@@ -11,23 +11,8 @@ import numpy as np
 
 from ...core import ops, special
 from ...core.primitive import composite
-from ..graph import as_tensor_of
-from ..values import DEFAULT_GENERATOR, named
-
-
-def dropout(input, p=0.5, training=True, inplace=False):
-    """In training, each element zeroed with probability ``p`` (drawn from the default
-    generator: NumPy's, so the mask differs from PyTorch's) and the rest scaled by
-    ``1 / (1 - p)``; otherwise ``input`` as it is."""
-    if not 0 <= p <= 1:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-    if not training or p == 0:
-        return input
-    keep = DEFAULT_GENERATOR.rng.random(input.value.shape) >= p
-    scale = as_tensor_of((keep / (1 - p) if p < 1 else keep * 0.0).astype(input.value.dtype), input)
-    if inplace:
-        return input.mul_(scale)
-    return named(input * scale, "MulBackward0")
+from ..values import named
+from .dropout import dropout
 
 
 @composite("softmax's rule through Q K^T, then the weights' and V's products")

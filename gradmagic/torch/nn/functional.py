@@ -24,8 +24,11 @@ from .activations import (celu, celu_, elu_, glu, hardshrink, hardsigmoid, hards
 from .losses import (cosine_embedding_loss, gaussian_nll_loss, hinge_embedding_loss, kl_div,  # noqa: F401
                      margin_ranking_loss, multi_margin_loss, multilabel_soft_margin_loss, pairwise_distance,
                      pdist, poisson_nll_loss, soft_margin_loss, triplet_margin_loss)
-from .attention import dropout, scaled_dot_product_attention  # noqa: F401
+from .attention import scaled_dot_product_attention  # noqa: F401
+from .dropout import alpha_dropout, dropout, dropout1d, dropout2d, dropout3d, feature_alpha_dropout  # noqa: F401
 from .normalization import batch_norm, group_norm, instance_norm, local_response_norm  # noqa: F401
+from .resize import interpolate, upsample, upsample_bilinear, upsample_nearest  # noqa: F401
+
 
 def _named(name):
     """The function's result has PyTorch's ``grad_fn`` name (``ReluBackward0``), where the
@@ -442,7 +445,9 @@ __all__ = ["linear", "relu", "sigmoid", "tanh", "softplus", "softmax", "log_soft
            "kl_div", "poisson_nll_loss", "gaussian_nll_loss", "margin_ranking_loss", "hinge_embedding_loss",
            "soft_margin_loss", "cosine_embedding_loss", "triplet_margin_loss", "multilabel_soft_margin_loss",
            "multi_margin_loss", "pairwise_distance", "pdist", "pixel_shuffle",
-           "pixel_unshuffle", "unfold", "fold"]
+           "pixel_unshuffle", "unfold", "fold", "interpolate", "upsample", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout",
+           "feature_alpha_dropout", "upsample_nearest",
+           "upsample_bilinear"]
 
 
 def __getattr__(name):
