@@ -13,6 +13,7 @@ dtypes and shapes are checked with TensorFlow's errors.
 
 import numpy as np
 
+from .._dtypes import dtype_of
 from ..core.tensor import Shape
 from ..errors import GradientValueError
 from .arrays import concat, split, stack, unstack
@@ -57,7 +58,7 @@ class TensorArray:
         self._read = set()  # indices cleared by a read
         self._items = [None] * int(size)
 
-    dtype = property(lambda self: self._dtype)
+    dtype = property(lambda self: dtype_of(self._dtype))
     dynamic_size = property(lambda self: self._dynamic_size)
 
     @property
