@@ -38,6 +38,7 @@ NAMES = [
     (lambda: x.amin(1), "AminBackward0"), (lambda: x.softmax(1), "SoftmaxBackward0"),
     (lambda: x.log_softmax(1), "LogSoftmaxBackward0"), (lambda: x[:, :2].trace(), "TraceBackward0"),
     (lambda: torch.outer(v, v), "MulBackward0"), (lambda: x.unbind()[0], "UnbindBackward0"),
+    (lambda: list(x)[1], "UnbindBackward0"),
 ]
 
 

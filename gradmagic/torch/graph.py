@@ -216,6 +216,11 @@ class Tensor(CoreTensor):
     made = staticmethod(made)  # the engine tells the class of each op that makes one
     mismatch = staticmethod(mismatch)  # and asks it for the error where shapes do not fit
 
+    def __iter__(self):  # as PyTorch's: the rows of unbind (UnbindBackward0)
+        if self.value.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return iter(self.unbind(0))
+
     def __bool__(self):
         if self.value.size != 1:
             raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
