@@ -87,3 +87,23 @@ def test_a_leaf_has_one_accumulate_grad_that_knows_it():
 def test_a_create_graph_gradient_is_named_as_pytorchs_formula_ends(f, name):
     g, = torch.autograd.grad(f(x).sum(), x, create_graph=True)
     assert g.grad_fn.name() == name
+
+
+def test_a_nodes_type_is_named_as_pytorchs_so_a_graph_walk_reads_the_same_names():
+    # PyTorch 2.13.0+cpu: type(fn).__name__ of each node down the first inputs
+    class Square(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            return a * a
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    y = Square.apply((x * 2).relu()).sum()
+    names, node = [], y.grad_fn
+    while node is not None:
+        names.append(type(node).__name__)
+        node = node.next_functions[0][0] if node.next_functions else None
+    assert names == ["SumBackward0", "SquareBackward", "ReluBackward0", "MulBackward0", "AccumulateGrad"]
+    assert all(type(n).__name__ == n.name() for n in (y.grad_fn, (x @ v).grad_fn, x.softmax(1).grad_fn))

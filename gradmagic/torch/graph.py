@@ -28,7 +28,7 @@ from ..core.tensor import Tensor as CoreTensor
 from .mismatch import mismatch
 from .names import node_name
 from .modes import GRAD, INFERENCE
-from .values import c_name, castable, named, narrow, type_name
+from .values import c_name, castable, named, narrow, node_class, type_name
 from .views import after_change, put_state, sharing, state_of
 
 # -- the graph -------------------------------------------------------------------------------
@@ -86,6 +86,7 @@ class Node:
         self.freed = False
         self.label = None  # PyTorch's name for the function whose last op this is, if it has one
         self.standins = None  # {output index: the stand-in for it, once it changed in place}
+        self.__class__ = node_class(node_name(self), self.kind)  # type(node).__name__: PyTorch's
 
     def free(self):
         """A walk went through it without ``retain_graph``: a second one raises."""
@@ -172,6 +173,9 @@ def accumulator(leaf):
     if node is None or node.variable is not leaf:
         node = ACCUMULATORS[id(leaf)] = AccumulateGrad(leaf)
     return node
+
+
+Node.kind = Node  # what a node's named class derives from (a subclass sets its own)
 
 
 def made(prim, args, vals, out, params):

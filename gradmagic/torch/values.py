@@ -96,7 +96,20 @@ def named(out, name):
         node = getattr(t, "grad_fn", None)
         if node is not None:
             node.label = name
+            node.__class__ = node_class(name, node.kind)
     return out
+
+
+NODE_CLASSES = {}  # (name, base) -> the node class of that name
+
+
+def node_class(name, base):
+    """The subclass of ``base`` named ``name`` (``MulBackward0``): a node's type is named as
+    PyTorch's is, so ``type(y.grad_fn).__name__`` in a user's graph walk reads PyTorch's name."""
+    cls = NODE_CLASSES.get((name, base))
+    if cls is None:
+        cls = NODE_CLASSES[(name, base)] = type(name, (base,), {"__slots__": (), "__module__": base.__module__})
+    return cls
 
 
 TYPE_NAMES = {"float16": "Half", "float32": "Float", "float64": "Double", "int8": "Char",

@@ -284,6 +284,9 @@ class FunctionNode(Node):
         return self.ctx.saved_tensors
 
 
+FunctionNode.kind = FunctionNode  # its named classes (``LegendrePolynomial3Backward``) derive from it
+
+
 def run_forward(cls, ctx, args, kwargs):
     """The user's ``forward``, in either of PyTorch's two forms."""
     if cls.separate:
