@@ -26,9 +26,9 @@ from ..core import ops
 from ..core.context import LEVEL
 from ..core.tensor import Tensor as CoreTensor
 from .mismatch import mismatch
-from .names import node_name
+from .names import node_name, node_type
 from .modes import GRAD, INFERENCE
-from .values import c_name, castable, named, narrow, node_class, type_name
+from .values import c_name, castable, named, narrow, type_name
 from .views import after_change, put_state, sharing, state_of
 
 # -- the graph -------------------------------------------------------------------------------
@@ -86,7 +86,7 @@ class Node:
         self.freed = False
         self.label = None  # PyTorch's name for the function whose last op this is, if it has one
         self.standins = None  # {output index: the stand-in for it, once it changed in place}
-        self.__class__ = node_class(node_name(self), self.kind)  # type(node).__name__: PyTorch's
+        self.__class__ = node_type(self)  # type(node).__name__ is PyTorch's name for it
 
     def free(self):
         """A walk went through it without ``retain_graph``: a second one raises."""

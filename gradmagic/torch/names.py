@@ -9,7 +9,7 @@ engine's (``CatBackward0``, ``ExpandBackward0``, ``ToCopyBackward0``). ``node_na
 import numpy as np
 
 from ..core.tensor import Tensor
-from .values import step_name
+from .values import node_class, step_name
 
 RENAMED = {"concatenate": "CatBackward0", "stack": "StackBackward0", "expand_dims": "UnsqueezeBackward0",
            "broadcast_to": "ExpandBackward0", "astype": "ToCopyBackward0", "identity": "CloneBackward0",
@@ -37,6 +37,21 @@ def _index_name(index):
         elif not isinstance(p, slice) and p is not Ellipsis:
             name = "SelectBackward0"
     return name
+
+
+CONTEXTUAL = {"matmul", "getitem", "power", "subtract", "transpose", *WITH_DIM}  # named by more than the op
+CLASSES = {}  # an op whose name alone names its nodes -> their class
+
+
+def node_type(node):
+    """The class a new node takes, named as PyTorch names its type (cached per op where the
+    op alone decides the name: most ops, and every custom Function's)."""
+    cls = CLASSES.get(node.prim)
+    if cls is None:
+        cls = node_class(node_name(node), node.kind)
+        if node.prim.name not in CONTEXTUAL or node.prim.joint:
+            CLASSES[node.prim] = cls
+    return cls
 
 
 def node_name(node) -> str:
