@@ -78,3 +78,53 @@ def test_a_trace_shows_the_hook_as_a_row_of_its_own():
     assert len(rows) == 1 and "your hooks" in rows[0] and "[40, 80, 120]" in rows[0]
     assert "y=[2, 4, 6]" in rows[0]  # the hooked tensor by its own name
     assert x.grad.tolist() == [80.0, 160.0, 240.0]  # observing changed nothing
+
+
+def test_a_nodes_hooks_run_as_pytorchs():
+    # PyTorch 2.13.0+cpu: the pre-hook sees [[1, 1]] and times it by 3; the hook sees
+    # grad_inputs ([9, 36],) and grad_outputs ([3, 3],) and doubles: x.grad [18, 72];
+    # a number's slot in grad_inputs is None (x * 3: (tensor([3, 3]), None))
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = x ** 3
+    seen = []
+    y.grad_fn.register_prehook(lambda go: seen.append([t.tolist() for t in go]) or (go[0] * 3,))
+    y.grad_fn.register_hook(lambda gi, go: seen.append(([t.tolist() for t in gi], [t.tolist() for t in go]))
+                            or (gi[0] * 2,))
+    y.sum().backward()
+    assert x.grad.tolist() == [18.0, 72.0]
+    assert seen == [[[1.0, 1.0]], ([[9.0, 36.0]], [[3.0, 3.0]])]
+    z = x * 3
+    z.grad_fn.register_hook(lambda gi, go: seen.append((len(gi), gi[1])))
+    z.sum().backward()
+    assert seen[-1] == (2, None)
+
+
+def test_a_custom_functions_node_hooks_see_every_output_and_a_removed_one_runs_no_more():
+    # PyTorch 2.13.0+cpu: [[1, 1], [2, 2]] before; ([26, 26],) and ([10, 10], [2, 2]) after
+    class Two(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            return a * 2, a * 3
+
+        @staticmethod
+        def backward(ctx, g1, g2):
+            return g1 * 2 + g2 * 3
+
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    a, b = Two.apply(x)
+    seen = []
+    a.grad_fn.register_prehook(lambda go: seen.append([t.tolist() for t in go]) or (go[0] * 10, go[1]))
+    a.grad_fn.register_hook(lambda gi, go: seen.append(([t.tolist() for t in gi], [t.tolist() for t in go])))
+    (a.sum() + 2 * b.sum()).backward()
+    assert x.grad.tolist() == [26.0, 26.0]
+    assert seen == [[[1.0, 1.0], [2.0, 2.0]], ([[26.0, 26.0]], [[10.0, 10.0], [2.0, 2.0]])]
+    x.grad = None
+    y = x * 2
+    y.grad_fn.register_hook(lambda gi, go: (gi[0] * 100, gi[1])).remove()
+    y.sum().backward()
+    assert x.grad.tolist() == [2.0, 2.0]
+    with pytest.raises(RuntimeError, match=r"hook '<lambda>' has returned an incorrect number of values \(got 1, "
+                                           r"but expected 2\)"):
+        z = x * 2
+        z.grad_fn.register_hook(lambda gi, go: (gi[0],))
+        z.sum().backward()

@@ -367,8 +367,9 @@ class Trace(Naming, Listener):
         else:
             local = tuple(lbl if d is not None else None
                           for lbl, d in zip(prim.labels or (), downs)) or prim.name
+        outs, ups = (out, tuple(g)) if type(out) is tuple else ((out,), (g,))  # (a node's hooks: several)
         self._add_backward(["backward", level, "op", prim.name, args, None,
-                            self._frozen((out,)) if out.mutable else (out,), (g,), local,
+                            self._frozen(outs) if any(o.mutable for o in outs) else outs, ups, local,
                             tuple(downs), "", "", 0, None, prim])
 
     def _frozen(self, values, vals=None):

@@ -25,6 +25,7 @@ from .._backend import xp_of
 from ..core import ops
 from ..core.context import LEVEL
 from ..core.tensor import Tensor as CoreTensor
+from .hooks import register_node_hook
 from .mismatch import mismatch
 from .names import node_name, node_type
 from .modes import GRAD, INFERENCE
@@ -49,7 +50,7 @@ class Node:
 
     __slots__ = ("prim", "args", "vals", "params", "outs", "metas", "versions", "out_versions",
                  "sources", "grad_ids", "changes", "kept", "through", "serial", "level", "freed",
-                 "label", "standins", "__weakref__")
+                 "label", "standins", "node_hooks", "__weakref__")
 
     def __init__(self, prim, args, vals, params, outs):
         self.prim, self.args, self.vals, self.params = prim, args, vals, params
@@ -86,6 +87,7 @@ class Node:
         self.freed = False
         self.label = None  # PyTorch's name for the function whose last op this is, if it has one
         self.standins = None  # {output index: the stand-in for it, once it changed in place}
+        self.node_hooks = None  # {"pre"/"post": {key: hook}}, from register_prehook/register_hook
         self.__class__ = node_type(self)  # type(node).__name__ is PyTorch's name for it
 
     def free(self):
@@ -118,20 +120,37 @@ class Node:
         that does not and for the number of an ``add``, ``sub``, ``mul`` or ``div`` (which
         PyTorch wraps in a tensor, after the tensor); a ``where``'s condition and another
         op's numbers have none."""
+        pairs = []
+        for k in self.operands():
+            source = None if k is None else self.sources[k]
+            if k is not None and source is None and self.args[k].leaf_requires_grad:
+                source = accumulator(self.args[k])
+            pairs.append((source, 0))
+        return tuple(pairs)
+
+    def operands(self) -> list:
+        """The positions among ``args`` of the inputs PyTorch's node lists (``next_functions``,
+        a hook's ``grad_inputs``), in its order; None for a number it wraps in a tensor."""
         rules = self.prim.vjps if type(self.prim.vjps) is tuple else None
-        pairs, numbers = [], []
-        for k, (a, source) in enumerate(zip(self.args, self.sources)):
+        tensors, numbers = [], []
+        for k, a in enumerate(self.args):
             if rules is not None and k < len(rules) and rules[k] is None:
                 continue
-            if isinstance(a, Tensor):
-                if source is None and a.leaf_requires_grad:
-                    source = accumulator(a)
-                pairs.append((source, 0))
-            elif isinstance(a, CoreTensor) or hasattr(a, "shape") and np.ndim(a):
-                pairs.append((None, 0))
+            if isinstance(a, CoreTensor) or hasattr(a, "shape") and np.ndim(a):
+                tensors.append(k)
             elif k and self.prim.name in SCALAR_OPERANDS or not k and self.prim.name in COMMUTING:
-                numbers.append((None, 0))
-        return tuple(pairs + numbers)
+                numbers.append(None)
+        return tensors + numbers
+
+    def register_prehook(self, hook):
+        """``grad_fn.register_prehook(hook)``: ``hook(grad_outputs)`` runs before this node's
+        backward and may return the ``grad_outputs`` to use (see ``hooks.with_node_hooks``)."""
+        return register_node_hook(self, "pre", hook)
+
+    def register_hook(self, hook):
+        """``grad_fn.register_hook(hook)``: ``hook(grad_inputs, grad_outputs)`` runs after this
+        node's backward and may return the ``grad_inputs`` to use."""
+        return register_node_hook(self, "post", hook)
 
     def __repr__(self):
         return f"<{self.name()}>"

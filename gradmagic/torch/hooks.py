@@ -8,13 +8,19 @@ walk) to the tensor itself, whose rule runs the hooks in the order they were reg
 hook on a leaf runs on the leaf's gradient at the end of the walk, before ``.grad``
 accumulates it or ``autograd.grad`` returns it. With ``create_graph=True`` the hooks get
 tensors the graph follows, so a hook's own arithmetic is differentiated too.
+
+A node's hooks (``grad_fn.register_prehook``, ``register_hook``) run the same way, as two
+more entries around the node's own: a ``node_prehooks`` entry from stand-ins for its
+outputs to the outputs, whose rule runs the pre-hooks on ``grad_outputs``, and a
+``node_hooks`` entry from its inputs to stand-ins for them, whose rule runs the hooks on
+``grad_inputs`` (one per input PyTorch lists, None where none flows) and ``grad_outputs``.
 """
 
 from __future__ import annotations
 
 import itertools
 
-from ..core.primitive import Primitive, defvjp
+from ..core.primitive import Primitive, defvjp, variadic
 from ..core.tensor import Tensor as CoreTensor
 
 LIVE = [0]  # hooks registered and not removed: walks look for hooked tensors only when some are
@@ -134,3 +140,109 @@ def with_hooks(entries, ids, seen):
         for stand, t in pairs:
             out.append((HOOK, (stand,), (stand.value,), t, {"tensor": t, "seen": seen}))
     return out
+
+
+# -- a node's hooks ----------------------------------------------------------------------------
+def register_node_hook(node, when, hook):
+    """``hook`` on ``node``, run ``when`` ("pre": on its ``grad_outputs``; "post": on its
+    ``grad_inputs`` and ``grad_outputs``) as PyTorch runs a node's hooks."""
+    if not callable(hook):
+        raise TypeError(f"register_{'pre' if when == 'pre' else ''}hook(hook): expected a function, "
+                        f"got {type(hook).__name__}")
+    if node.node_hooks is None:
+        node.node_hooks = {"pre": {}, "post": {}}
+    key = next(_keys)
+    node.node_hooks[when][key] = hook
+    LIVE[0] += 1
+    return RemovableHandle(node.node_hooks[when], key)
+
+
+def _as_tensors(gs, like, recording):
+    """Gradients as the tensors a hook gets (a raw array wrapped in ``like``'s class)."""
+    cls = type(like)
+    out = []
+    for g in gs:
+        if g is None or isinstance(g, cls):
+            out.append(g)
+            continue
+        t = cls.__new__(cls)
+        t.value = g.value if recording else g
+        out.append(t)
+    return out
+
+
+def _replaced(hook, given, returned, what):
+    """What a hook returned in place of ``given`` (a list): itself where it returned None."""
+    if returned is None:
+        return given
+    returned = list(returned) if isinstance(returned, (tuple, list)) else [returned]
+    if len(returned) != len(given):
+        raise RuntimeError(f"hook '{_name(hook)}' has returned an incorrect number of values "
+                           f"(got {len(returned)}, but expected {len(given)})")
+    return returned
+
+
+def _back(gs, recording):
+    return [g if g is None or recording else g.value for g in gs]
+
+
+def _pre_rule(i, g, ans, *vals, node=None, like=None, seen=None, **_):
+    """Output ``i``'s gradient after the node's pre-hooks (run once for all of them)."""
+    if "pre" not in seen:
+        recording = isinstance(g[0], CoreTensor)
+        outputs = _as_tensors(g, like, recording)
+        for hook in list(node.node_hooks["pre"].values()):
+            outputs = _replaced(hook, outputs, hook(tuple(outputs)), "grad_outputs")
+        seen["grad_outputs"], seen["pre"] = tuple(outputs), _back(outputs, recording)
+    return seen["pre"][i]
+
+
+def _post_rule(i, g, ans, *vals, node=None, like=None, seen=None, slots=(), flowing=(), **_):
+    """Input ``i``'s gradient after the node's hooks (run once for all of them)."""
+    if "post" not in seen:
+        recording = isinstance(g[0], CoreTensor)
+        given = iter(_as_tensors(g, like, recording))
+        inputs = [None if k is None or k not in flowing else next(given) for k in slots]
+        for hook in list(node.node_hooks["post"].values()):
+            inputs = _replaced(hook, inputs, hook(tuple(inputs), seen.get("grad_outputs", ())),
+                               "grad_inputs")
+        kept = [inputs[j] for j, k in enumerate(slots) if k is not None and k in flowing]
+        seen["post"] = _back(kept, recording)
+    return seen["post"][i]
+
+
+NODE_PRE = Primitive("node_prehooks", lambda xp, *x, **params: x)
+defvjp(NODE_PRE, variadic(_pre_rule), labels=("your node's pre-hooks",))
+NODE_POST = Primitive("node_hooks", lambda xp, *x, **params: x)
+defvjp(NODE_POST, variadic(_post_rule), labels=("your node's hooks",))
+
+
+def _stand_in(t, ids):
+    stand = type(t).__new__(type(t))
+    stand.value, stand.stands_for = t.value, t  # a trace shows it by t's name
+    ids.add(id(stand))
+    return stand
+
+
+def with_node_hooks(entry, node, ids):
+    """The entries that run ``node``'s hooks around its own ``entry``, in the walk's order
+    (it walks them last to first): the post-hooks' entry, the node's (from and to stand-ins),
+    the pre-hooks'."""
+    prim, args, vals, out, params = entry
+    outs = out if type(out) is tuple else (out,)
+    like = outs[0]
+    seen = {}  # what the pre-hooks passed on: the post-hooks' grad_outputs
+    stand_outs = tuple(_stand_in(o, ids) for o in outs)
+    slots = node.operands()
+    flowing = [k for k in slots if k is not None and id(args[k]) in ids]
+    stand_args = list(args)
+    for k in flowing:
+        stand_args[k] = _stand_in(args[k], ids)
+    own = (prim, tuple(stand_args), vals, stand_outs if type(out) is tuple else stand_outs[0], params)
+    shared = {"node": node, "like": like, "seen": seen}  # (one dict: the two entries' rules share it)
+    pre = (NODE_PRE, stand_outs, tuple(o.value for o in stand_outs), outs, shared)
+    if not flowing:
+        return [own, pre]
+    post = (NODE_POST, tuple(args[k] for k in flowing), tuple(args[k].value for k in flowing),
+            tuple(stand_args[k] for k in flowing), {**shared, "slots": slots, "flowing": set(flowing)})
+    return [post, own, pre]

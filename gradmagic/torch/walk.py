@@ -21,7 +21,7 @@ from ..core.tape import TapeView
 from ..core.tensor import Tensor as CoreTensor
 from .anomaly import hooks_with_anomaly
 from .graph import CHANGES, FREED, SERIAL, Tensor, as_tensor_of
-from .hooks import LIVE, run_post_accumulate, with_hooks
+from .hooks import LIVE, run_post_accumulate, with_hooks, with_node_hooks
 from .hooks import run as run_hooks
 from .modes import GRAD
 from .values import type_name
@@ -76,8 +76,12 @@ class Walk:
                     ids.update(n.grad_ids)
                     ids.add(id(o))
                     entries.append((n.prim, n.args, n.vals, (o,) if n.prim.joint else o, n.params))
+                    if n.node_hooks:
+                        entries[-1:] = with_node_hooks(entries[-1], n, ids)
                     continue
             entries.append(self._entry(n))
+            if n.node_hooks:
+                entries[-1:] = with_node_hooks(entries[-1], n, ids)
             if self.bridges:
                 entries += self.bridges
                 self.bridges = []
