@@ -1,6 +1,7 @@
 """``Tensor.register_hook`` on gradmagic.torch: where the hooks run, what their results
 replace, and the errors, each as PyTorch 2.13.0 gives them for the same code."""
 
+import numpy as np
 import pytest
 
 import gradmagic as gm
@@ -128,3 +129,20 @@ def test_a_custom_functions_node_hooks_see_every_output_and_a_removed_one_runs_n
         z = x * 2
         z.grad_fn.register_hook(lambda gi, go: (gi[0],))
         z.sum().backward()
+
+
+def test_create_graph_records_through_a_hooked_tensor_and_a_nodes_pre_hook():
+    # PyTorch 2.13.0+cpu: exp's rule reads the hooked output itself, so the second
+    # derivative is there: [2.7183, 7.3891]; with a pre-hook that doubles, 2 e^x, and 4 e^x
+    # for the next pass (the pre-hook runs in it again)
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = x.exp()
+    y.register_hook(lambda g: g * 1)
+    g, = torch.autograd.grad(y.sum(), x, create_graph=True)
+    assert g.grad_fn is not None
+    np.testing.assert_allclose(torch.autograd.grad(g.sum(), x)[0].tolist(), np.exp([1.0, 2.0]), rtol=1e-6)
+    y = x.exp()
+    y.grad_fn.register_prehook(lambda go: (go[0] * 2,))
+    g, = torch.autograd.grad(y.sum(), x, create_graph=True)
+    np.testing.assert_allclose(g.tolist(), 2 * np.exp([1.0, 2.0]), rtol=1e-6)
+    np.testing.assert_allclose(torch.autograd.grad(g.sum(), x)[0].tolist(), 4 * np.exp([1.0, 2.0]), rtol=1e-6)

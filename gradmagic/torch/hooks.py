@@ -3,17 +3,20 @@
 A hook on a tensor that an op made runs when the walk reaches that op, on the tensor's
 whole gradient (every use summed), and what it returns replaces that gradient from there
 on, ``.grad`` of a tensor that retains it included. The walk is given one more entry for
-it: a ``hook`` op from a stand-in for the tensor (which the op that made it outputs in the
-walk) to the tensor itself, whose rule runs the hooks in the order they were registered. A
+it, walked just before that op's: a ``hook`` op from the tensor to itself, whose rule runs
+the hooks in the order they were registered and hands the result back to the tensor (the
+op's rule then reads the tensor itself, so a ``create_graph`` pass records from it). A
 hook on a leaf runs on the leaf's gradient at the end of the walk, before ``.grad``
 accumulates it or ``autograd.grad`` returns it. With ``create_graph=True`` the hooks get
 tensors the graph follows, so a hook's own arithmetic is differentiated too.
 
 A node's hooks (``grad_fn.register_prehook``, ``register_hook``) run the same way, as two
-more entries around the node's own: a ``node_prehooks`` entry from stand-ins for its
-outputs to the outputs, whose rule runs the pre-hooks on ``grad_outputs``, and a
-``node_hooks`` entry from its inputs to stand-ins for them, whose rule runs the hooks on
-``grad_inputs`` (one per input PyTorch lists, None where none flows) and ``grad_outputs``.
+more entries around the node's own: a ``node_prehooks`` entry from its outputs to
+themselves, whose rule runs the pre-hooks on ``grad_outputs``, and a ``node_hooks`` entry
+from its inputs to stand-ins for them (the node's entry gives its gradients to those),
+whose rule runs the hooks on ``grad_inputs`` (one per input PyTorch lists, None where none
+flows) and ``grad_outputs``. The stand-ins are the inputs' values only: a ``create_graph``
+pass through a node with ``register_hook`` records its gradient as a constant.
 """
 
 from __future__ import annotations
@@ -118,27 +121,16 @@ defvjp(HOOK, _hooks_rule, labels=("your hooks",))
 
 
 def with_hooks(entries, ids, seen):
-    """``entries`` with a ``hook`` entry after each op whose output has hooks; ``seen``
-    collects each such output's gradient after its hooks."""
+    """``entries`` with a ``hook`` entry after each op whose output has hooks (a step from
+    the output to itself, walked first); ``seen`` collects each such output's gradient after
+    its hooks."""
     out = []
     for entry in entries:
-        prim, args, vals, o, params = entry
-        outs = o if type(o) is tuple else (o,)
-        if not any(getattr(t, "backward_hooks", None) for t in outs):
-            out.append(entry)
-            continue
-        pairs, new = [], []
-        for t in outs:
+        out.append(entry)
+        o = entry[3]
+        for t in o if type(o) is tuple else (o,):
             if getattr(t, "backward_hooks", None):
-                stand = type(t).__new__(type(t))
-                stand.value, stand.stands_for = t.value, t  # a trace shows it by t's name
-                ids.add(id(stand))
-                pairs.append((stand, t))
-                t = stand
-            new.append(t)
-        out.append((prim, args, vals, tuple(new) if type(o) is tuple else new[0], params))
-        for stand, t in pairs:
-            out.append((HOOK, (stand,), (stand.value,), t, {"tensor": t, "seen": seen}))
+                out.append((HOOK, (t,), (t.value,), t, {"tensor": t, "seen": seen}))
     return out
 
 
@@ -226,21 +218,20 @@ def _stand_in(t, ids):
 
 def with_node_hooks(entry, node, ids):
     """The entries that run ``node``'s hooks around its own ``entry``, in the walk's order
-    (it walks them last to first): the post-hooks' entry, the node's (from and to stand-ins),
-    the pre-hooks'."""
+    (it walks them last to first): the post-hooks' entry (from its inputs to stand-ins for
+    them), the node's (to the stand-ins), the pre-hooks' (from its outputs to themselves)."""
     prim, args, vals, out, params = entry
     outs = out if type(out) is tuple else (out,)
     like = outs[0]
     seen = {}  # what the pre-hooks passed on: the post-hooks' grad_outputs
-    stand_outs = tuple(_stand_in(o, ids) for o in outs)
     slots = node.operands()
     flowing = [k for k in slots if k is not None and id(args[k]) in ids]
     stand_args = list(args)
     for k in flowing:
         stand_args[k] = _stand_in(args[k], ids)
-    own = (prim, tuple(stand_args), vals, stand_outs if type(out) is tuple else stand_outs[0], params)
+    own = (prim, tuple(stand_args), vals, out, params)
     shared = {"node": node, "like": like, "seen": seen}  # (one dict: the two entries' rules share it)
-    pre = (NODE_PRE, stand_outs, tuple(o.value for o in stand_outs), outs, shared)
+    pre = (NODE_PRE, outs, tuple(o.value for o in outs), outs, shared)  # outputs to themselves
     if not flowing:
         return [own, pre]
     post = (NODE_POST, tuple(args[k] for k in flowing), tuple(args[k].value for k in flowing),
