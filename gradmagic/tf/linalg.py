@@ -22,7 +22,8 @@ from ..core import linalg as core
 from ..core.primitive import composite
 from ..errors import GradientValueError
 from .arrays import global_norm
-from .math import l2_normalize
+from .errors import InvalidArgumentError
+from .math import dims, l2_normalize
 from .tensors import as_tensor, eye, missing, not_supported
 
 
@@ -44,7 +45,24 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
         a = matrix_transpose(a)
     if transpose_b or adjoint_b:
         b = matrix_transpose(b)
+    sa, sb = tuple(a.shape), tuple(b.shape)
+    if len(sa) >= 2 and len(sb) >= 2:  # shapes that do not fit: TensorFlow's error
+        op = "MatMul" if len(sa) == len(sb) == 2 else "BatchMatMulV2"
+        if not _broadcastable(sa[:-2], sb[:-2]):
+            raise InvalidArgumentError(f"In[0] and In[1] must have compatible batch dimensions: "
+                                       f"{dims(sa)} vs. {dims(sb)} [Op:{op}]")
+        if sa[-1] != sb[-2]:
+            raise InvalidArgumentError(f"Matrix size-incompatible: In[0]: {dims(sa)}, In[1]: "
+                                       f"{dims(sb)} [Op:{op}]")
     return ops.matmul(a, b)
+
+
+def _broadcastable(a, b):
+    try:
+        np.broadcast_shapes(a, b)
+    except ValueError:
+        return False
+    return True
 
 
 def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_sparse=False, name=None):

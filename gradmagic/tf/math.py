@@ -30,10 +30,33 @@ def unary(fn, tf_name):
     return f
 
 
+# tf.math's function -> TensorFlow's op, which its shape errors name (others: the name in CamelCase)
+OP_NAMES = {"add": "AddV2", "subtract": "Sub", "multiply": "Mul", "divide": "RealDiv",
+            "truediv": "RealDiv", "floordiv": "FloorDiv", "floormod": "FloorMod", "mod": "FloorMod"}
+
+
+def dims(shape) -> str:
+    """A shape as TensorFlow's op errors write it: ``[2,3]``."""
+    return "[" + ",".join(str(n) for n in shape) + "]"
+
+
+def incompatible(op, a, b):
+    """TensorFlow's error for operands of ``op`` whose shapes do not broadcast."""
+    return InvalidArgumentError(f"Incompatible shapes: {dims(a.shape)} vs. {dims(b.shape)} [Op:{op}]")
+
+
 def binary(fn, tf_name):
-    """``tf.math.<tf_name>(x, y, name=None)`` on the engine's ``fn``."""
+    """``tf.math.<tf_name>(x, y, name=None)`` on the engine's ``fn``; shapes that do not
+    broadcast are TensorFlow's InvalidArgumentError."""
+    op = OP_NAMES.get(tf_name) or "".join(p.capitalize() for p in tf_name.split("_"))
+
     def f(x, y, name=None):
-        return fn(*operands(f"tf.math.{tf_name}", x, y))
+        a, b = operands(f"tf.math.{tf_name}", x, y)
+        try:
+            np.broadcast_shapes(tuple(a.shape), tuple(b.shape))
+        except ValueError:
+            raise incompatible(op, a, b) from None
+        return fn(a, b)
     f.__name__ = f.__qualname__ = tf_name
     f.__doc__ = f"``tf.math.{tf_name}``: elementwise, on gradmagic's ``{fn.__name__}``."
     return f
