@@ -263,6 +263,15 @@ def kind(dtype):
     return k
 
 
+def broadcastable(*shapes) -> bool:
+    """Whether arrays of these shapes broadcast together."""
+    try:
+        np.broadcast_shapes(*shapes)
+    except ValueError:
+        return False
+    return True
+
+
 def numpy_dtype(dtype):
     """NumPy's dtype for a NumPy, CuPy or array-API dtype (``array_api_strict.float32``)."""
     try:

@@ -49,27 +49,25 @@ class FrameworkDType:
         return f"{self.framework}.{self.name}"
 
 
-TABLES = {}  # framework -> {NumPy dtype: its object}
+TABLES = {}  # framework -> (its class, {NumPy dtype: its object})
 
 
 def table(cls, names) -> dict:
     """``cls``'s object for each NumPy dtype named in ``names``, made once: {NumPy dtype:
     object}."""
-    made = TABLES.setdefault(cls.framework, {})
+    made = TABLES.setdefault(cls.framework, (cls, {}))[1]
     for name in names:
-        dtype = np.dtype(name)
-        if dtype not in made:
-            made[dtype] = cls(dtype)
+        by_name(cls.framework, name)
     return made
 
 
 def by_name(framework, name):
     """The object of ``framework`` for the NumPy dtype ``name`` (made if it was not yet)."""
-    made = TABLES[framework]
+    cls, made = TABLES[framework]
     dtype = np.dtype(name)
     found = made.get(dtype)
     if found is None:
-        found = made[dtype] = type(next(iter(made.values())))(dtype)
+        found = made[dtype] = cls(dtype)
     return found
 
 

@@ -6,21 +6,13 @@ for ranks that differ, and ``dot_general``'s for a product."""
 
 import numpy as np
 
-from .._backend import numpy_dtype
+from .._backend import broadcastable, numpy_dtype
 
 # the engine's op -> lax's primitive, which JAX's message names
 LAX_NAMES = {"subtract": "sub", "multiply": "mul", "divide": "div", "true_divide": "div",
              "power": "pow", "maximum": "max", "minimum": "min", "equal": "eq", "not_equal": "ne",
              "less": "lt", "greater": "gt", "less_equal": "le", "greater_equal": "ge",
              "arctan2": "atan2", "remainder": "rem"}
-
-
-def _broadcastable(shapes):
-    try:
-        np.broadcast_shapes(*shapes)
-    except ValueError:
-        return False
-    return True
 
 
 def _matmul(a, b, da, db):
@@ -42,7 +34,7 @@ def mismatch(prim, vals, error):
         if a and b:
             return _matmul(a, b, vals[0].dtype, vals[1].dtype)
         return error
-    if _broadcastable(shapes):
+    if broadcastable(*shapes):
         return error
     if len(shapes) == 2 and len(shapes[0]) == len(shapes[1]):
         return TypeError(f"{LAX_NAMES.get(prim.name, prim.name)} got incompatible shapes for "

@@ -16,6 +16,7 @@ import collections
 
 import numpy as np
 
+from .._backend import broadcastable
 from ..core import contract, ops
 from ..core.determinant import det as core_det
 from ..core import linalg as core
@@ -48,21 +49,13 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
     sa, sb = tuple(a.shape), tuple(b.shape)
     if len(sa) >= 2 and len(sb) >= 2:  # shapes that do not fit: TensorFlow's error
         op = "MatMul" if len(sa) == len(sb) == 2 else "BatchMatMulV2"
-        if not _broadcastable(sa[:-2], sb[:-2]):
+        if not broadcastable(sa[:-2], sb[:-2]):
             raise InvalidArgumentError(f"In[0] and In[1] must have compatible batch dimensions: "
                                        f"{dims(sa)} vs. {dims(sb)} [Op:{op}]")
         if sa[-1] != sb[-2]:
             raise InvalidArgumentError(f"Matrix size-incompatible: In[0]: {dims(sa)}, In[1]: "
                                        f"{dims(sb)} [Op:{op}]")
     return ops.matmul(a, b)
-
-
-def _broadcastable(a, b):
-    try:
-        np.broadcast_shapes(a, b)
-    except ValueError:
-        return False
-    return True
 
 
 def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_sparse=False, name=None):

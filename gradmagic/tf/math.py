@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from .._backend import xp_of
+from .._backend import broadcastable, xp_of
 from ..core import ops, special, statistics
 from ..core.primitive import Primitive, composite, defvjp, unary as unary_op
 from ..core.tensor import Tensor
@@ -52,10 +52,8 @@ def binary(fn, tf_name):
 
     def f(x, y, name=None):
         a, b = operands(f"tf.math.{tf_name}", x, y)
-        try:
-            np.broadcast_shapes(tuple(a.shape), tuple(b.shape))
-        except ValueError:
-            raise incompatible(op, a, b) from None
+        if not broadcastable(tuple(a.shape), tuple(b.shape)):
+            raise incompatible(op, a, b)
         return fn(a, b)
     f.__name__ = f.__qualname__ = tf_name
     f.__doc__ = f"``tf.math.{tf_name}``: elementwise, on gradmagic's ``{fn.__name__}``."

@@ -31,7 +31,7 @@ from .modes import GRAD
 from .linalg import det, inv
 from .subgradients import vector_norm
 from .tensor import make, values_indices
-from .values import ELEMENT_TYPES, broadcast_shape, dims, named
+from .values import ELEMENT_TYPES, axis_of, broadcast_shape, dims, named
 from .views import make_view, piece_of
 
 
@@ -455,12 +455,9 @@ def stride(self, dim=None):
     strides = tuple(s // itemsize for s in getattr(self.value, "strides", ()))
     if dim is None:
         return strides
-    n = self.value.ndim
-    if not n:
+    if not self.value.ndim:
         raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
-    if not -n <= dim < n:
-        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
-    return strides[dim % n]
+    return strides[axis_of(dim, self.value.ndim)]
 
 
 def _reshaping_in_place(name, label):

@@ -30,20 +30,12 @@ from ..core import ops, statistics
 from ..core.primitive import Primitive, apply, defvjp, variadic
 from ..core.tensor import Tensor as CoreTensor
 from .graph import as_tensor_of
-from .values import named, type_name
+from .values import axis_of, named, type_name
 
 RETURN_TYPES = {n: collections.namedtuple(n, fields) for n, fields in (
     ("kthvalue", ["values", "indices"]), ("mode", ["values", "indices"]), ("cummax", ["values", "indices"]),
     ("cummin", ["values", "indices"]), ("nanmedian", ["values", "indices"]), ("aminmax", ["min", "max"]))}
 INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
-
-
-def axis_of(dim, ndim):
-    """``dim`` as a non-negative axis (0 of a 0-d tensor), or PyTorch's IndexError."""
-    n = max(ndim, 1)
-    if not -n <= dim < n:
-        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
-    return dim % n
 
 
 def nan_mask(v):

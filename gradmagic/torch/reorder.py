@@ -22,16 +22,8 @@ import numpy as np
 from ..core import ops, statistics
 from .graph import as_tensor_of
 from .tensor import make
-from .values import Size, named, type_name
+from .values import Size, axis_of, named, type_name
 from .views import at, make_view
-
-
-def _dim(dim, ndim):
-    """``dim`` as a non-negative axis, or PyTorch's IndexError."""
-    n = max(ndim, 1)
-    if not -n <= dim < n:
-        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
-    return dim % n
 
 
 def _promoted(tensors):
@@ -44,7 +36,7 @@ def _promoted(tensors):
 def _cat(tensors, dim):
     """``torch.cat`` of tensors of one ndim, with its size check and type promotion."""
     first = tensors[0]
-    d = _dim(dim, first.ndim)
+    d = axis_of(dim, first.ndim)
     for k, t in enumerate(tensors[1:], 1):
         for axis in range(first.ndim):
             if axis != d and t.shape[axis] != first.shape[axis]:
@@ -77,7 +69,7 @@ def rot90(self, k=1, dims=(0, 1)):
         raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
     if self.ndim < 2:
         raise RuntimeError(f"expected total dims >= 2, but got total dims = {self.ndim}")
-    a, b = _dim(dims[0], self.ndim), _dim(dims[1], self.ndim)
+    a, b = axis_of(dims[0], self.ndim), axis_of(dims[1], self.ndim)
     if a == b:
         raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {dims[0]} and dim1 = {dims[1]}")
     k %= 4
@@ -115,7 +107,7 @@ def tensor_split(self, indices_or_sections, dim=0):
             raise RuntimeError("tensor_split expected tensor_indices_or_sections to have dtype of long, but "
                                f"got {type_name(given.dtype)}")
         given = given.value.tolist()
-    d = _dim(dim, self.ndim)
+    d = axis_of(dim, self.ndim)
     n = self.shape[d]
     if isinstance(given, (list, tuple)):
         bounds = [slice(int(i), None).indices(n)[0] for i in given]
@@ -158,7 +150,7 @@ def dsplit(self, indices_or_sections):
 def split_with_sizes(self, split_sizes, dim=0):
     """Pieces of the sizes listed along ``dim`` (they must add up to its size)."""
     sizes = [int(s) for s in split_sizes]
-    d = _dim(dim, self.ndim)
+    d = axis_of(dim, self.ndim)
     if any(s < 0 for s in sizes):
         raise RuntimeError(f"split_with_sizes expects split_sizes have only non-negative entries, but got "
                            f"split_sizes={sizes}")
@@ -172,7 +164,7 @@ def split_with_sizes(self, split_sizes, dim=0):
 def unfold(self, dimension, size, step):
     """``Tensor.unfold``: the windows of ``size`` every ``step`` along ``dimension``, as a
     new last dimension (a copy, where PyTorch's is a view)."""
-    d = _dim(dimension, self.ndim)
+    d = axis_of(dimension, self.ndim)
     n = self.shape[d] if self.ndim else 1
     if size > n:
         raise RuntimeError(f"maximum size for tensor at dimension {d} is {n} but size is {size}")
@@ -207,7 +199,7 @@ def diag_embed(self, offset=0, dim1=-2, dim2=-1):
     """The last dimension of ``input`` on the ``offset`` diagonal of the planes of
     ``dim1`` and ``dim2`` of a new tensor (zeros elsewhere)."""
     nd = self.ndim + 1
-    a, b = _dim(dim1, nd), _dim(dim2, nd)
+    a, b = axis_of(dim1, nd), axis_of(dim2, nd)
     if a == b:
         raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
     x = self if self.ndim else ops.reshape(self, (1,))
@@ -261,7 +253,7 @@ def take_along_dim(self, indices, dim=None):
         raise RuntimeError(f"torch.take_along_dim(): input and indices should have the same number of "
                            f"dimensions, but got {self.ndim} dimensions for input, and {idx.ndim} dimensions "
                            "for indices")
-    d = _dim(dim, self.ndim)
+    d = axis_of(dim, self.ndim)
     mine = list(self.shape)
     mine[d] = idx.shape[d]
     common = broadcast_shapes_of(mine, idx.shape)
@@ -280,7 +272,7 @@ def index_fill(self, dim, index, value):
         raise IndexError("index_fill_(): Expected dtype int64 for index.")
     if idx.ndim > 1:
         raise RuntimeError("Index has to be a vector/scalar")
-    d = _dim(dim, self.ndim)
+    d = axis_of(dim, self.ndim)
     n = self.shape[d] if self.ndim else 1
     bad = (idx < -n) | (idx >= n)
     if bool(bad.any()):
@@ -303,7 +295,7 @@ def index_copy(self, dim, index, source):
     order (where an index repeats, the last one wins, as PyTorch's CPU kernel); the values
     replaced get no gradient, ``source`` the gradient of where each slice went."""
     idx = index.value if hasattr(index, "value") else np.asarray(index)
-    d = _dim(dim, self.ndim)
+    d = axis_of(dim, self.ndim)
     if idx.ndim >= 2:
         raise IndexError(f"index_copy_(): Index should have dimension 1 or 0 (got {idx.ndim})")
     count = idx.size

@@ -171,6 +171,14 @@ def float_result(args):
     return np.result_type(*floats) if floats else default_float()
 
 
+def axis_of(dim, ndim):
+    """``dim`` as a non-negative axis (0 of a 0-d tensor), or PyTorch's IndexError."""
+    n = max(ndim, 1)
+    if not -n <= dim < n:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
+    return dim % n
+
+
 def dims(dim):
     """A ``dim`` argument as NumPy's ``axis``: None, an int or a tuple; ``()`` or ``[]`` is
     every dimension, as PyTorch 2.13.0 reduces them."""

@@ -19,7 +19,7 @@ from ...core import ops, special
 from ...core.primitive import composite
 from ...core.special import SELU_ALPHA, SELU_SCALE
 from ..graph import as_tensor_of
-from ..values import DEFAULT_GENERATOR, named, type_name
+from ..values import DEFAULT_GENERATOR, axis_of, named, type_name
 
 
 def _done(input, out, name, inplace, in_place_name=None):
@@ -138,10 +138,7 @@ def glu(input, dim=-1):
     """``a * sigmoid(b)``, ``a`` and ``b`` the halves of ``input`` along ``dim``."""
     if input.ndim == 0:
         raise RuntimeError("glu does not support scalars because halving size must be even")
-    if not -input.ndim <= dim < input.ndim:
-        raise IndexError(f"Dimension out of range (expected to be in range of [{-input.ndim}, "
-                         f"{input.ndim - 1}], but got {dim})")
-    axis = dim % input.ndim
+    axis = axis_of(dim, input.ndim)
     size = input.shape[axis]
     if size % 2:
         raise RuntimeError(f"Halving dimension must be even, but dimension {axis} is size {size}")

@@ -21,7 +21,7 @@ from .pooling import (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_max_poo
 from .activations import (celu, celu_, elu_, glu, hardshrink, hardsigmoid, hardswish,  # noqa: F401
                           hardtanh_, leaky_relu_, mish, prelu, relu_, rrelu, rrelu_, selu_, softmin,
                           softshrink, tanhshrink, threshold, threshold_)
-from .losses import (cosine_embedding_loss, gaussian_nll_loss, hinge_embedding_loss, kl_div,  # noqa: F401
+from .losses import (cosine_embedding_loss, reduced, gaussian_nll_loss, hinge_embedding_loss, kl_div,  # noqa: F401
                      margin_ranking_loss, multi_margin_loss, multilabel_soft_margin_loss, pairwise_distance,
                      pdist, poisson_nll_loss, soft_margin_loss, triplet_margin_loss)
 from .attention import scaled_dot_product_attention  # noqa: F401
@@ -268,16 +268,6 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
 
 
 # -- losses ----------------------------------------------------------------------------------
-def _reduce(loss, reduction):
-    if reduction == "mean":
-        return loss.mean()
-    if reduction == "sum":
-        return loss.sum()
-    if reduction == "none":
-        return loss
-    raise ValueError(f"{reduction} is not a valid value for reduction")
-
-
 def _same_size(input, target):
     if tuple(target.shape) != tuple(input.shape):
         raise ValueError(f"Target size (torch.Size({list(target.shape)})) must be the same as "
@@ -288,12 +278,12 @@ def _same_size(input, target):
 @composite("2 (input - target) / n", "-2 (input - target) / n")  # n: 1 for reduction='sum'
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     d = (input - target) ** 2
-    return _reduce(d if weight is None else d * weight, reduction)
+    return reduced(d if weight is None else d * weight, reduction)
 
 
 @composite("sign(input - target) / n", "-sign(input - target) / n")
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
-    return _reduce(ops.absolute(input - target), reduction)
+    return reduced(ops.absolute(input - target), reduction)
 
 
 @_named("SmoothL1Loss")
@@ -302,8 +292,8 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
     d = input - target
     a = ops.absolute(d)
     if beta == 0:
-        return _reduce(a, reduction)
-    return _reduce(ops.where(a < beta, 0.5 * d * d / beta, a - 0.5 * beta), reduction)
+        return reduced(a, reduction)
+    return reduced(ops.where(a < beta, 0.5 * d * d / beta, a - 0.5 * beta), reduction)
 
 
 @_named("HuberLoss")
@@ -312,7 +302,7 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     d = input - target
     a = ops.absolute(d)
     loss = ops.where(a <= delta, 0.5 * d * d, delta * (a - 0.5 * delta))
-    return _reduce(loss if weight is None else loss * weight, reduction)
+    return reduced(loss if weight is None else loss * weight, reduction)
 
 
 @_named("BinaryCrossEntropyWithLogits")
@@ -326,7 +316,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     log_1_exp_neg = ops.where(positive, 0, -input) + ops.log1p(ops.exp(ops.where(positive, -input, input)))
     scale = 1 if pos_weight is None else 1 + (pos_weight - 1) * target
     loss = (1 - target) * input + scale * log_1_exp_neg
-    return _reduce(loss if weight is None else loss * weight, reduction)
+    return reduced(loss if weight is None else loss * weight, reduction)
 
 
 EPSILON = np.float32(1e-12)  # PyTorch's floor of x (1 - x) in the gradient (a float constant)
@@ -370,7 +360,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     x = np.asarray(input.numpy(force=True))
     if np.any((x < 0) | (x > 1)):
         raise RuntimeError("all elements of input should be between 0 and 1")
-    return _reduce(BinaryCrossEntropy.apply(input, target, weight), reduction)
+    return reduced(BinaryCrossEntropy.apply(input, target, weight), reduction)
 
 
 def _class_axis_last(t):
@@ -401,7 +391,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         if label_smoothing:
             p = p * (1 - label_smoothing) + label_smoothing / classes
         terms = p * logp if weight is None else p * logp * weight
-        return _reduce(-terms.sum(-1), reduction)
+        return reduced(-terms.sum(-1), reduction)
     return _picked(logp, target, weight, ignore_index, reduction, label_smoothing)
 
 
@@ -427,7 +417,7 @@ def _picked(logp, target, weight, ignore_index, reduction, smoothing):
         if total == 0:  # every target ignored: nan, as PyTorch's, and no gradient reaches the
             return loss.sum() + np.nan  # input (0 / 0 in the rule would make it all nan)
         return loss.sum() / total
-    return _reduce(loss, reduction)
+    return reduced(loss, reduction)
 
 
 __all__ = ["linear", "relu", "sigmoid", "tanh", "softplus", "softmax", "log_softmax", "leaky_relu", "elu",
