@@ -151,6 +151,10 @@ CASES = [
     ("lstsq-tall-matrix", lambda a, b: np.linalg.lstsq(a, b, rcond=None)[0], [u(-2, 2, 6, 3), u(-2, 2, 6, 2)]),
     ("lstsq-wide", lambda a, b: np.linalg.lstsq(a, b)[0], [u(-2, 2, 2, 4), u(-2, 2, 2)]),
     ("lstsq-square", lambda a: np.linalg.lstsq(a + 3 * np.eye(3), H)[0], [u(-1, 1, 3, 3)]),
+    ("lstsq-residuals", lambda a, b: np.linalg.lstsq(a, b)[1], [u(-2, 2, 5, 3), u(-2, 2, 5)]),
+    ("lstsq-residuals-matrix", lambda a, b: np.linalg.lstsq(a, b)[1], [u(-2, 2, 6, 3), u(-2, 2, 6, 2)]),
+    ("lstsq-singular-values", lambda a: np.linalg.lstsq(a, np.ones(5))[3], [u(-2, 2, 5, 3)]),
+    ("lstsq-singular-values-wide", lambda a, b: np.linalg.lstsq(a, b)[3], [u(-2, 2, 2, 4), u(-2, 2, 2)]),
 ]
 IDS = [c[0] for c in CASES]
 
@@ -184,7 +188,8 @@ def test_gradient_matches_finite_differences(name, fn, makers, order):
 
 FLOAT32 = ["nanmax", "nanvar", "nanstd", "nancumsum", "nanmedian", "cov", "corrcoef", "interp-all-three",
            "convolve", "correlate-same", "trapezoid-x", "ediff1d", "heaviside", "fix", "float_power", "fmax",
-           "copysign", "cumulative_sum", "vecdot-axis", "matvec", "vector_norm-axes", "lstsq-tall"]
+           "copysign", "cumulative_sum", "vecdot-axis", "matvec", "vector_norm-axes", "lstsq-tall",
+           "lstsq-residuals", "lstsq-singular-values"]
 
 
 @pytest.mark.parametrize("name", FLOAT32)
@@ -209,7 +214,7 @@ PORTABLE = ["nanmax", "nanmin-no-nan", "nanprod", "nanvar-ddof", "nanstd", "nanc
             "nanmedian", "nanquantile", "cov", "cov-y", "corrcoef", "interp-all-three", "convolve-same",
             "correlate-same-swapped", "trapezoid-x", "ediff1d", "heaviside", "fix", "float_power", "fmax",
             "fmin", "copysign", "cumulative_prod", "vecdot-axes", "matvec", "vecmat", "vector_norm-axes",
-            "cross", "linalg-vecdot", "lstsq-tall", "lstsq-wide"]
+            "cross", "linalg-vecdot", "lstsq-tall", "lstsq-wide", "lstsq-singular-values-wide"]
 
 
 @pytest.mark.parametrize("module, name", [pytest.param(m, n, id=f"{m}-{n}", marks=module_marks(m))
@@ -353,6 +358,20 @@ def test_lstsq_returns_numpys_four_values_and_refuses_a_gradient_in_a_rank_defic
         y = np.sum(np.linalg.lstsq(ta, b)[0])
     with pytest.raises(gm.GradmagicError, match="rank-deficient"):
         tape.gradient(y, ta)
+
+
+def test_lstsq_residuals_and_singular_values_have_their_closed_forms():
+    # r = |a x - b|^2 at the solution: dr/da = 2 (a x - b) x^T, dr/db = -2 (a x - b);
+    # s from a's svd: ds_k/da = u_k v_k^T
+    rng = rng_for("lstsq-residuals-closed-form")
+    a, b = rng.uniform(-2, 2, (5, 3)), rng.uniform(-2, 2, 5)
+    x = np.linalg.lstsq(a, b)[0]
+    np.testing.assert_allclose(grad(lambda t: np.linalg.lstsq(t, b)[1][0], a), 2 * np.outer(a @ x - b, x),
+                               rtol=1e-10)
+    np.testing.assert_allclose(grad(lambda t: np.linalg.lstsq(a, t)[1][0], b), -2 * (a @ x - b), rtol=1e-10)
+    u, _, vh = np.linalg.svd(a, full_matrices=False)
+    np.testing.assert_allclose(grad(lambda t: np.linalg.lstsq(t, b)[3][0], a), np.outer(u[:, 0], vh[0]),
+                               rtol=1e-10)
 
 
 def test_lstsq_tall_gradient_in_a_has_the_residual_term():

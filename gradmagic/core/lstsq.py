@@ -8,8 +8,14 @@ in ``a``, ``pinv``'s own rule (``linalg.pinv_vjp``) applied to ``g b^T``, the gr
 around it: any full-rank ``a``, tall (``m > n``: the residual's term included) or wide
 (``m < n``: the minimum-norm solution). A rank-deficient ``a`` has a solution and a
 gradient in ``b``, but its gradient in ``a`` raises (the rank changes under almost every
-perturbation, so there is no derivative to give). The residuals, rank and singular values
-NumPy returns beside ``x`` are constants.
+perturbation, so there is no derivative to give).
+
+The residuals and singular values NumPy returns beside ``x`` are primitives too, NumPy's
+values (LAPACK's, which keeps a small residual's digits where ``a x - b`` would cancel them)
+with the rules of what they are: the residuals ``r = |a x - b|^2`` per column, at the
+minimum over ``x``, so ``dr = 2 e^T da x - 2 e^T db`` (``e = a x - b``: ``x``'s own change
+is orthogonal to it); the singular values ``s``, ``ds = u^T da v`` from ``a``'s svd. Both
+rules are ops, so they differentiate again. The rank is an integer.
 """
 
 import numpy as np
@@ -18,9 +24,9 @@ from .._array_api import numpy_names
 from .._backend import xp_of
 from ..errors import GradientValueError, NoGradientError
 from . import ops
-from .linalg import T, pinv, pinv_vjp
+from .linalg import T, pinv, pinv_vjp, svd
 from .primitive import Primitive, apply, defvjp
-from .tensor import Tensor, raw
+from .tensor import Tensor, as_tensor, raw
 
 
 def _lstsq(xp, a, b, rcond, full_rank):
@@ -53,9 +59,53 @@ def _lstsq_vjp_a(g, ans, a, b, rcond, full_rank):
 defvjp(LSTSQ, _lstsq_vjp_a, _lstsq_vjp_b, labels=("pinv's rule of upstream b^T", "pinv(a)^T upstream"))
 
 
+def _residuals(xp, a, b, rcond):
+    return xp.linalg.lstsq(a, b, rcond=rcond)[1]
+
+
+def _singular_values(xp, a, b, rcond):  # (b sets the dtype: float32 a and float64 b give float64)
+    return xp.linalg.lstsq(a, b, rcond=rcond)[3]
+
+
+def _singular_values_portable(xp, a, b, rcond):
+    return xp.linalg.svdvals(a)
+
+
+RESIDUALS = Primitive("lstsq_residuals", _residuals)  # where a is tall and of full rank
+SINGULAR_VALUES = Primitive("lstsq_singular_values", _singular_values, portable=_singular_values_portable)
+
+
+def _error(a, b, rcond):
+    """``(e, x, g's shape)``: ``e = a x - b`` at the solution, both as columns."""
+    x = apply(LSTSQ, a, b, rcond=rcond, full_rank=True)
+    column = len(np.shape(raw(b))) == 1
+    e = ops.matmul(a, x) - b
+    return (ops.reshape(e, (-1, 1)), ops.reshape(x, (-1, 1))) if column else (e, x)
+
+
+def _residuals_vjp_a(g, ans, a, b, rcond):
+    e, x = _error(a, b, rcond)
+    return ops.matmul(2 * e * g, T(x))
+
+
+def _residuals_vjp_b(g, ans, a, b, rcond):
+    e, _ = _error(a, b, rcond)
+    return ops.reshape(-2 * e * g, np.shape(raw(b)))
+
+
+def _singular_values_vjp(g, ans, a, b, rcond):
+    u, _, vh = svd(a, full_matrices=False)
+    return ops.matmul(u * g, vh)
+
+
+defvjp(RESIDUALS, _residuals_vjp_a, _residuals_vjp_b,
+       labels=("2 (a x - b) upstream x^T", "-2 (a x - b) upstream"))
+defvjp(SINGULAR_VALUES, _singular_values_vjp, None, labels=("u diag(upstream) v^T, from a's svd", None))
+
+
 def lstsq(a, b, rcond=None):
     """``np.linalg.lstsq``: ``(x, residuals, rank, s)``, ``x`` differentiable in ``a`` and
-    ``b`` (in ``a`` where it has full rank), the rest constants."""
+    ``b`` (in ``a`` where it has full rank), the residuals in both, ``s`` in ``a``."""
     values = [raw(v) if hasattr(raw(v), "shape") else np.asarray(v) for v in (a, b)]
     for v in values:
         if np.dtype(str(v.dtype).rpartition(".")[2]).kind == "c":
@@ -82,7 +132,11 @@ def lstsq(a, b, rcond=None):
     a = a if hasattr(raw(a), "shape") else va
     b = b if hasattr(raw(b), "shape") else vb
     x = apply(LSTSQ, a, b, rcond=rcond, full_rank=rank == min(m, n))
-    return x, Tensor(residuals), rank, Tensor(s)
+    if residuals.shape[0]:  # NumPy gives them where a is tall and of full rank
+        residuals = apply(RESIDUALS, a, b, rcond=rcond)
+    if min(m, n):
+        s = apply(SINGULAR_VALUES, a, b, rcond=rcond)
+    return x, as_tensor(residuals), rank, as_tensor(s)
 
 
 FUNCTIONS = {np.linalg.lstsq: lstsq}

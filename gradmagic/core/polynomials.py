@@ -16,10 +16,11 @@ import numpy as np
 from .._backend import kind, numpy_dtype, xp_of
 from ..errors import NoGradientError
 from . import ops
+from .linalg import inv
 from .lstsq import lstsq
 from .primitive import composite
 from .signal import convolve
-from .tensor import Tensor, module_of, raw
+from .tensor import Tensor, as_tensor, module_of, raw
 
 
 def _no_poly1d(fn, *values):
@@ -214,11 +215,8 @@ def poly(seq_of_zeros):
 def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
     """``np.polyfit``: least squares on the Vandermonde matrix, its columns scaled to unit
     norm, as NumPy solves it (``linalg.lstsq``); with ``full``, NumPy's residuals, rank,
-    singular values and ``rcond`` beside the coefficients (those are constants)."""
-    if cov:
-        raise NoGradientError("np.polyfit(cov=...) has no gradient rule in gradmagic: the "
-                              "covariance uses the residuals, which gradmagic's lstsq gives as "
-                              "constants; call it with cov=False")
+    singular values and ``rcond`` beside the coefficients; with ``cov``, the coefficients'
+    covariance, scaled by the residuals unless ``cov="unscaled"``."""
     order = int(deg) + 1
     mod = module_of(x, y, w)
     x, y = (_float(v if isinstance(v, Tensor) else mod.asarray(np.asarray(v, dtype=float))) for v in (x, y))
@@ -249,7 +247,15 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
     c = ops.transpose(ops.transpose(c) / scale)
     if rank != order and not full:
         warnings.warn("Polyfit may be poorly conditioned", np.exceptions.RankWarning, stacklevel=4)
-    return (c, resids, rank, s, rcond) if full else c
+    if full or not cov:
+        return (c, resids, rank, s, rcond) if full else c
+    base = inv(ops.matmul(ops.transpose(lhs), lhs)) / ops.outer(scale, scale)
+    fac = 1
+    if cov != "unscaled":
+        if _len(x) <= order:
+            raise ValueError("the number of data points must exceed order to scale the covariance matrix")
+        fac = resids / (_len(x) - order)
+    return c, as_tensor(base * fac if len(np.shape(raw(y))) == 1 else ops.expand_dims(base, -1) * fac)
 
 
 FUNCTIONS = {

@@ -19,7 +19,7 @@ from . import ops
 from .backward import backward, ones
 from .context import LEVEL, TAPES, listeners, push, recording, remove, without
 from .nest import flatten
-from .tensor import Tensor, Variable, wrap
+from .tensor import Tensor, Variable, as_tensor, wrap
 
 
 class TapeView:
@@ -362,7 +362,7 @@ class GradientTape:
             if not per_row:
                 out.append(Tensor(xp_of(s.value).zeros(target.shape + s.shape, dtype=s.dtype)))
                 continue
-            out.append(_as_tensor(ops.reshape(ops.stack(per_row), target.shape + s.shape)))
+            out.append(as_tensor(ops.reshape(ops.stack(per_row), target.shape + s.shape)))
         return rebuild(out)
 
     def batch_jacobian(self, target: Tensor, source: Tensor, unconnected_gradients: str = "none",
@@ -395,7 +395,7 @@ class GradientTape:
         if all(r is None for r in rows):
             return _finish(None, source, how, "GradientTape.batch_jacobian", shape)
         rows = [ops.zeros_like(source) if r is None else r for r in rows]
-        return _as_tensor(ops.reshape(ops.stack(rows, axis=1), shape))
+        return as_tensor(ops.reshape(ops.stack(rows, axis=1), shape))
 
 
 JACOBIAN_LIMIT = 1 << 27  # elements (1 GiB of float64)
@@ -428,10 +428,6 @@ def _unconnected(how):
     return how
 
 
-def _as_tensor(x):
-    return x if isinstance(x, Tensor) else Tensor(x)
-
-
 def _finish(g, source, how, fn, shape=None):
     if type(g) is type(source.value) and isinstance(g, np.floating):  # the commonest: a NumPy
         return wrap(g)  # scalar of the source's own type (a 0-d source's, or a total's)
@@ -447,7 +443,7 @@ def _finish(g, source, how, fn, shape=None):
         return Tensor(xp_of(source.value).zeros(shape or source.shape, dtype=source.dtype))
     if g.dtype != source.dtype:  # a mixed-precision graph: give the source's own dtype
         g = ops.astype(g, source.dtype)
-    return _as_tensor(g)
+    return as_tensor(g)
 
 
 def _first(values):

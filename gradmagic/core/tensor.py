@@ -160,6 +160,11 @@ def wrap(value) -> Tensor:
 _new = object.__new__
 
 
+def as_tensor(x) -> Tensor:
+    """``x`` as a Tensor: itself where it is one (an op's result on Tensors), else ``Tensor(x)``."""
+    return x if isinstance(x, Tensor) else Tensor(x)
+
+
 Tensor.result_class = Tensor  # an op on Tensors gives a Tensor (a Variable's too); a dialect's
 # subclass sets its own, so that results stay in its vocabulary, and may set ``made``, a hook
 # called as made(prim, args, vals, out, params) by each differentiable op that makes one
