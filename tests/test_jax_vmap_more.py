@@ -2,6 +2,8 @@
 ``jnp.fft``'s refusal: values, shapes, dtypes and messages from JAX 0.10.2 (CPU), run with
 the real ``jax`` and pasted here."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -19,6 +21,20 @@ def test_keyword_arguments_are_mapped_over_axis_0_whatever_in_axes_says():
         jax.vmap(lambda x, y: x * y, in_axes=(0, None))(XS, y=jnp.ones((3, 2)))
     # JAX: 3.0, the gradient of sum over the batch of x w + b in w, sum(x)
     assert jax.grad(lambda w: jax.vmap(lambda x, b: (x * w + b).sum())(XS, b=XS).sum())(2.) == 3.0
+
+
+@pytest.mark.parametrize("f, out_axes, path", [
+    (lambda x: x * 2, None, ""),
+    (lambda x: (x * 2, x), (0, None), "[1]"),
+    (lambda x: {"a": x, "b": x}, {"a": 0, "b": None}, "['b']"),
+])
+def test_out_axes_none_of_a_batched_output_is_jaxs_error_not_its_first_slice(f, out_axes, path):
+    with pytest.raises(ValueError, match=rf"^at vmap out_axes{re.escape(path)}, "
+                                         "got axis spec None but output was batched on axis 0$"):
+        jax.vmap(f, out_axes=out_axes)(XS)
+    # an output the same for every element stays one (JAX: (Array([0., 2., 4.]), 5.0))
+    batched, same = jax.vmap(lambda x: (x * 2, jnp.float32(5.)), out_axes=(0, None))(XS)
+    assert batched.tolist() == [0.0, 2.0, 4.0] and same.shape == () and float(same) == 5.0
 
 
 @pytest.mark.parametrize("f, x, shape, dtype", [

@@ -442,9 +442,14 @@ def _stacked(results, out_axes, n):
     call on zeros), empty arrays of the stacked shape, as JAX gives."""
     treedef = tree_flatten(results[0])[1]
     columns = zip(*[[asarray(x) for x in tree_flatten(r)[0]] for r in results])
+    paths = [path for path, _ in tree_flatten_with_path(results[0])[0]]
     out = []
-    for column, ax in zip(columns, _leaf_axes(out_axes, results[0])):
-        if ax is None:  # an output not mapped: the same each time
+    for column, ax, path in zip(columns, _leaf_axes(out_axes, results[0]), paths):
+        if ax is None:  # an output not mapped: the same each time, or JAX's error
+            if any(x.shape != column[0].shape or not np.array_equal(x.value, column[0].value, equal_nan=True)
+                   for x in column[1:]):
+                raise ValueError(f"at vmap out_axes{keystr(path)}, got axis spec None but output "
+                                 "was batched on axis 0")
             out.append(column[0])
         elif n == 0:
             shape = list(column[0].shape)
