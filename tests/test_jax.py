@@ -542,6 +542,20 @@ def test_maximum_minimum_clip_and_abs_at_a_tie_as_jax():
     assert jax.nn.one_hot(jnp.array([0, 2]), 3).numpy().tolist() == [[1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]
 
 
+def test_fmax_fmin_give_a_tie_to_the_second_as_jax():
+    """JAX writes fmax as where(x1 > x2 or x2 is NaN, x1, x2): at a tie the gradient goes to
+    x2 (JAX 0.10.2: grad(fmax, (0, 1))(1., 1.) is (0., 1.)); gradmagic's own goes to x1."""
+    x1 = jnp.array([1.0, np.nan, 1.0, 2.0, -1.0])
+    x2 = jnp.array([1.0, 1.0, np.nan, 1.0, 3.0])
+    for f, (g1, g2) in [(jnp.fmax, ([0.0, 0.0, 1.0, 1.0, 0.0], [1.0, 1.0, 0.0, 0.0, 1.0])),
+                        (jnp.fmin, ([0.0, 0.0, 1.0, 0.0, 1.0], [1.0, 1.0, 0.0, 1.0, 0.0]))]:
+        gx, gy = jax.vmap(jax.grad(lambda a, b: f(a, b), (0, 1)))(x1, x2)
+        assert gx.numpy().tolist() == g1 and gy.numpy().tolist() == g2
+        want = getattr(np, f.__name__)(x1.numpy(), x2.numpy())
+        assert f(x1, x2).numpy().tolist() == want.tolist() and f(x1, x2).dtype == np.float32
+    assert jnp.fmax(jnp.arange(3), 1).numpy().tolist() == [1, 1, 2]
+
+
 # -- Arrays from functions without a gradient; gradients built from indexing and slicing -----------
 # (JAX 0.10.2, CPU, gave every number below)
 V = jnp.array([1.0, 2.0])

@@ -3,7 +3,8 @@
 gradmagic's own ops follow TensorFlow: ``maximum``'s gradient goes to the first argument
 where the two are equal, and ``abs``'s derivative at 0 is ``sign(0) = 0``. PyTorch and JAX
 split a tie of ``maximum``/``minimum`` half and half, and JAX gives ``abs`` a derivative of
-1 at 0. Each function here keeps the exact value (NaN propagation included) and changes
+1 at 0, and its ``fmax``/``fmin`` give a tie's gradient to the second argument. Each
+function here keeps the exact value (NaN propagation included) and changes
 only the derivative at the kink.
 """
 
@@ -34,6 +35,17 @@ def minimum_halves(x1, x2):
     if not _floating(x1, x2):
         return ops.minimum(x1, x2)
     return ops.where(x1 == x2, 0.5 * x1 + 0.5 * x2, ops.minimum(x1, x2))
+
+
+def fmax_second_at_tie(x1, x2):
+    """``fmax`` as JAX writes it, ``where(x1 > x2 or x2 is NaN, x1, x2)``: the same value
+    (NaN only where both are), with the gradient at a tie to ``x2``."""
+    return ops.where(ops.greater(x1, x2) | ops.isnan(x2), x1, x2)
+
+
+def fmin_second_at_tie(x1, x2):
+    """``fmin``, likewise: ``where(x1 < x2 or x2 is NaN, x1, x2)``."""
+    return ops.where(ops.less(x1, x2) | ops.isnan(x2), x1, x2)
 
 
 def absolute_one_at_zero(x):

@@ -14,7 +14,7 @@ import numpy as np
 
 from ...core import ops
 from ...core.tensor import Tensor
-from ...core.kinks import maximum_halves, minimum_halves
+from ...core.kinks import fmax_second_at_tie, fmin_second_at_tie, maximum_halves, minimum_halves
 from . import keywords, linalg, methods  # noqa: F401  (jnp.linalg)
 from ..array import Array, absolute, asarray, canonical, wrap
 from ..indexing import fill_value as fill
@@ -155,6 +155,16 @@ def maximum(x1, x2):
 def minimum(x1, x2):
     """``np.minimum``, likewise: half to each where the two are equal."""
     return minimum_halves(*_weak([x1, x2]))
+
+
+def fmax(x1, x2):
+    """``np.fmax`` (NaN ignored) with JAX's derivative where the two are equal: all to ``x2``."""
+    return fmax_second_at_tie(*_weak([x1, x2]))
+
+
+def fmin(x1, x2):
+    """``np.fmin``, likewise: a tie's gradient to ``x2``."""
+    return fmin_second_at_tie(*_weak([x1, x2]))
 
 
 def clip(a, a_min=None, a_max=None, *, min=None, max=None):  # noqa: A002  (JAX's names)
