@@ -146,3 +146,18 @@ def test_create_graph_records_through_a_hooked_tensor_and_a_nodes_pre_hook():
     g, = torch.autograd.grad(y.sum(), x, create_graph=True)
     np.testing.assert_allclose(g.tolist(), 2 * np.exp([1.0, 2.0]), rtol=1e-6)
     np.testing.assert_allclose(torch.autograd.grad(g.sum(), x)[0].tolist(), 4 * np.exp([1.0, 2.0]), rtol=1e-6)
+
+
+def test_create_graph_records_through_a_nodes_post_hook():
+    # PyTorch 2.13.0+cpu, the same code: the node's rule (mul's: g w, g sin x) reads its
+    # inputs through the stand-ins the hook's entry gives, which lead back to x and w
+    x = torch.tensor([0.5, 1.5], dtype=torch.float64, requires_grad=True)
+    w = torch.tensor([2.0, -1.0], dtype=torch.float64, requires_grad=True)
+    y = torch.sin(x) * w
+    y.grad_fn.register_hook(lambda gi, go: (gi[0] * 3, gi[1]))
+    gx, gw = torch.autograd.grad((y * y).sum(), (x, w), create_graph=True)
+    np.testing.assert_allclose(gx.tolist(), [10.0977, 0.4234], atol=1e-4)
+    np.testing.assert_allclose(gw.tolist(), [0.9194, -1.9900], atol=1e-4)
+    hx, hw = torch.autograd.grad((gx * gw).sum(), (x, w))
+    np.testing.assert_allclose(hx.tolist(), [113.8846, 11.4620], atol=1e-4)
+    np.testing.assert_allclose(hw.tolist(), [13.9256, 2.5274], atol=1e-4)

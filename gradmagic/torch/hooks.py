@@ -15,8 +15,9 @@ more entries around the node's own: a ``node_prehooks`` entry from its outputs t
 themselves, whose rule runs the pre-hooks on ``grad_outputs``, and a ``node_hooks`` entry
 from its inputs to stand-ins for them (the node's entry gives its gradients to those),
 whose rule runs the hooks on ``grad_inputs`` (one per input PyTorch lists, None where none
-flows) and ``grad_outputs``. The stand-ins are the inputs' values only: a ``create_graph``
-pass through a node with ``register_hook`` records its gradient as a constant.
+flows) and ``grad_outputs``. The walk makes the stand-ins (``link``): each is an identity of
+its input, so that what a ``create_graph`` pass records from one (the node's own rule) leads
+back to the input, as PyTorch's does.
 """
 
 from __future__ import annotations
@@ -209,17 +210,19 @@ NODE_POST = Primitive("node_hooks", lambda xp, *x, **params: x)
 defvjp(NODE_POST, variadic(_post_rule), labels=("your node's hooks",))
 
 
-def _stand_in(t, ids):
+def _stand_in(t, ids, link):
     stand = type(t).__new__(type(t))
     stand.value, stand.stands_for = t.value, t  # a trace shows it by t's name
+    link(stand, t)
     ids.add(id(stand))
     return stand
 
 
-def with_node_hooks(entry, node, ids):
+def with_node_hooks(entry, node, ids, link):
     """The entries that run ``node``'s hooks around its own ``entry``, in the walk's order
     (it walks them last to first): the post-hooks' entry (from its inputs to stand-ins for
-    them), the node's (to the stand-ins), the pre-hooks' (from its outputs to themselves)."""
+    them), the node's (to the stand-ins), the pre-hooks' (from its outputs to themselves).
+    ``link(stand_in, input)`` records each stand-in as made from its input."""
     prim, args, vals, out, params = entry
     outs = out if type(out) is tuple else (out,)
     like = outs[0]
@@ -228,7 +231,7 @@ def with_node_hooks(entry, node, ids):
     flowing = [k for k in slots if k is not None and id(args[k]) in ids]
     stand_args = list(args)
     for k in flowing:
-        stand_args[k] = _stand_in(args[k], ids)
+        stand_args[k] = _stand_in(args[k], ids, link)
     own = (prim, tuple(stand_args), vals, out, params)
     shared = {"node": node, "like": like, "seen": seen}  # (one dict: the two entries' rules share it)
     pre = (NODE_PRE, outs, tuple(o.value for o in outs), outs, shared)  # outputs to themselves

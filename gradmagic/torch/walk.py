@@ -20,7 +20,7 @@ from ..core.context import LEVEL, listeners
 from ..core.tape import TapeView
 from ..core.tensor import Tensor as CoreTensor
 from .anomaly import hooks_with_anomaly
-from .graph import CHANGES, FREED, SERIAL, Tensor, as_tensor_of
+from .graph import CHANGES, FREED, SERIAL, Node, Tensor, as_tensor_of
 from .hooks import LIVE, run_post_accumulate, with_hooks, with_node_hooks
 from .hooks import run as run_hooks
 from .modes import GRAD
@@ -77,11 +77,11 @@ class Walk:
                     ids.add(id(o))
                     entries.append((n.prim, n.args, n.vals, (o,) if n.prim.joint else o, n.params))
                     if n.node_hooks:
-                        entries[-1:] = with_node_hooks(entries[-1], n, ids)
+                        entries[-1:] = with_node_hooks(entries[-1], n, ids, _identity_of)
                     continue
             entries.append(self._entry(n))
             if n.node_hooks:
-                entries[-1:] = with_node_hooks(entries[-1], n, ids)
+                entries[-1:] = with_node_hooks(entries[-1], n, ids, _identity_of)
             if self.bridges:
                 entries += self.bridges
                 self.bridges = []
@@ -188,6 +188,12 @@ class Walk:
     def free(self):
         for n in self.nodes:
             n.free()
+
+
+def _identity_of(stand, t):
+    """``stand`` (a node hooks' stand-in for ``t``) as an identity of ``t``, so that what a
+    ``create_graph`` pass records from it leads back to ``t``."""
+    stand.grad_fn = Node(ops.IDENTITY, (t,), (t.value,), {}, (stand,))
 
 
 def _type_name(t):
