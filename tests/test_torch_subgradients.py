@@ -195,3 +195,40 @@ def test_inference_mode_decorates(form):
                "false": torch.inference_mode(False)(f)}[form]
     y = wrapped()
     assert y.is_inference() is (form != "false") and y.requires_grad is (form == "false")
+
+
+def test_a_decorated_generator_runs_each_step_in_the_mode_and_the_reader_outside_it():
+    # PyTorch 2.13.0+cpu, the same code: the targets a @no_grad generator yields are
+    # constants, so x.grad is [6, 12] (before, they carried gradient: [8, 16] would be wrong
+    # by x's share through them); sends, throws, close and the return value pass through
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+
+    @torch.no_grad()
+    def targets():
+        for k in range(2):
+            yield x * (k + 2)
+    loss = 0
+    for t in targets():
+        assert not t.requires_grad and torch.is_grad_enabled()
+        loss = loss + ((x * 3 - t) ** 2).sum()
+    loss.backward()
+    assert x.grad.tolist() == [6.0, 12.0]
+
+    @torch.inference_mode(mode=False)  # (the keyword was a TypeError)
+    def plain():
+        yield torch.is_inference_mode_enabled()
+    assert next(plain()) is False
+
+    @torch.no_grad
+    def talk():
+        got = yield torch.is_grad_enabled()
+        try:
+            yield got, torch.is_grad_enabled()
+        except ValueError as e:
+            yield str(e), torch.is_grad_enabled()
+        return "done"
+    g = talk()
+    assert next(g) is False and g.send(10) == (10, False) and g.throw(ValueError("v")) == ("v", False)
+    with pytest.raises(StopIteration) as stop:
+        next(g)
+    assert stop.value.value == "done" and torch.is_grad_enabled()

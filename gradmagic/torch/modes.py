@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import contextvars
 import functools
+import inspect
+import sys
 
 GRAD = contextvars.ContextVar("gradmagic_torch_grad", default=True)  # grad mode, per thread
 INFERENCE = contextvars.ContextVar("gradmagic_torch_inference", default=False)  # inference mode
@@ -29,12 +31,12 @@ class _GradMode:
 
     mode = True
 
-    def __new__(cls, *args):
+    def __new__(cls, *args, **kwargs):
         if cls is not set_grad_enabled and len(args) == 1 and callable(args[0]):
             return cls()(args[0])  # @torch.no_grad without parentheses
         return super().__new__(cls)
 
-    def __init__(self, *args):
+    def __init__(self, *args, **kwargs):
         self.before = []
 
     def __enter__(self):
@@ -46,12 +48,46 @@ class _GradMode:
         GRAD.set(self.before.pop())
         return False
 
+    def fresh(self):
+        """A new context of this one's mode, for one call of a function it decorates."""
+        return type(self)()
+
     def __call__(self, fn):
+        return decorated(fn, self.fresh)
+
+
+def decorated(fn, fresh):
+    """``fn`` run inside a ``fresh()`` context. A generator function runs each of its steps
+    inside one, and the code that reads it between them outside, as PyTorch's decorators do."""
+    if not inspect.isgeneratorfunction(fn):
         @functools.wraps(fn)
         def run(*args, **kwargs):
-            with type(self)() if type(self) is not set_grad_enabled else set_grad_enabled(self.mode):
+            with fresh():
                 return fn(*args, **kwargs)
         return run
+
+    @functools.wraps(fn)
+    def steps(*args, **kwargs):
+        gen = fn(*args, **kwargs)
+        try:
+            with fresh():
+                item = gen.send(None)
+            while True:
+                try:
+                    sent = yield item
+                except GeneratorExit:
+                    with fresh():
+                        gen.close()
+                    raise
+                except BaseException:
+                    with fresh():
+                        item = gen.throw(*sys.exc_info())
+                else:
+                    with fresh():
+                        item = gen.send(sent)
+        except StopIteration as stop:
+            return stop.value
+    return steps
 
 
 class no_grad(_GradMode):
@@ -77,6 +113,9 @@ class set_grad_enabled(_GradMode):
     def __call__(self, fn):  # a decorator: the mode as it was, but inside the function
         GRAD.set(self.prev)
         return super().__call__(fn)
+
+    def fresh(self):
+        return set_grad_enabled(self.mode)
 
     def __enter__(self):  # as PyTorch's: the mode on entering, the one before it was made on exit
         GRAD.set(self.mode)
@@ -108,12 +147,8 @@ class inference_mode(_GradMode):
         INFERENCE.set(inference)
         return False
 
-    def __call__(self, fn):
-        @functools.wraps(fn)
-        def run(*args, **kwargs):
-            with inference_mode(self.mode):
-                return fn(*args, **kwargs)
-        return run
+    def fresh(self):
+        return inference_mode(self.mode)
 
 
 def is_inference_mode_enabled() -> bool:
