@@ -214,3 +214,25 @@ def test_a_generator_has_a_state_of_its_own():
     assert tf.random.Generator.from_non_deterministic_state().normal([2]).shape == (2,)
     with pytest.raises(ValueError):
         g1.uniform([2], dtype=tf.int32)
+
+
+def test_assign_takes_tensorflows_keywords_and_refuses_a_tensor_of_another_dtype():
+    # TensorFlow 2.21.0, the same calls: read_value=False returns None; use_locking and name
+    # are accepted; a Tensor of another dtype is a ValueError (an array or a list is cast)
+    v = tf.Variable([1.0])
+    assert v.assign([3.0], read_value=False) is None and v.numpy().tolist() == [3.0]
+    assert v.assign_add([1.0], use_locking=True, name="x") is v and v.numpy().tolist() == [4.0]
+    assert v.assign_sub([1.0], read_value=False) is None and v.numpy().tolist() == [3.0]
+    for call in (v.assign, v.assign_add, v.assign_sub):
+        with pytest.raises(ValueError, match="Tensor conversion requested dtype float32 for Tensor "
+                                             "with dtype float64"):
+            call(tf.constant([2.5], tf.float64))
+    with pytest.raises(ValueError, match="requested dtype float32 for Tensor with dtype int32"):
+        v.assign(tf.constant([2]))
+    with pytest.raises(ValueError, match="requested dtype float32 for Tensor with dtype float64"):
+        v[0].assign(tf.constant(2.5, tf.float64))
+    assert v.numpy().tolist() == [3.0]  # nothing written by a refused assign
+    v.assign(np.array([2.5]))  # a NumPy array is converted, as TensorFlow converts one
+    w = tf.Variable([1.0], dtype=tf.float64)
+    w.assign(np.array([2.5], np.float32))
+    assert v.numpy().tolist() == [2.5] and w.numpy().tolist() == [2.5] and w.dtype == tf.float64

@@ -199,9 +199,10 @@ class Variable(Tensor):
         self.serial = next(Variable._created)  # its place in creation order
         Variable.exist = True
 
-    def assign(self, value):
-        """Replace the value (same shape; cast to this variable's dtype within its kind: a
-        float into an int Variable is an error, as in TensorFlow). Not recorded."""
+    def assign(self, value, use_locking=False, name=None, read_value=True):
+        """Replace the value (same shape; an array or a number cast to this variable's dtype
+        within its kind, a Tensor of another dtype an error, as in TensorFlow). Not recorded.
+        Returns the Variable, or None with ``read_value=False``."""
         new = _assignable(self, value, f"Variable({self.name!r}).assign")
         if tuple(new.shape) != self.shape:
             raise GradientValueError(
@@ -209,7 +210,7 @@ class Variable(Tensor):
                 f"got {tuple(new.shape)}")
         new = numpy_names(xp_of(self.value)).array(new, dtype=self.dtype)  # a copy: never aliases
         self.value = callable_value(self, new) if type(self.value) is VariableValue else new
-        return self
+        return self if read_value else None
 
     @classmethod
     def add_methods(cls, **methods):
@@ -233,20 +234,33 @@ class Variable(Tensor):
         """The tensors an in-place change of this one changes too: none."""
         return ()
 
-    def assign_add(self, delta):
-        return self.assign(self.value + raw(delta))
+    def assign_add(self, delta, use_locking=False, name=None, read_value=True):
+        same_dtype(self, delta, f"Variable({self.name!r}).assign_add")
+        return self.assign(self.value + raw(delta), read_value=read_value)
 
-    def assign_sub(self, delta):
-        return self.assign(self.value - raw(delta))
+    def assign_sub(self, delta, use_locking=False, name=None, read_value=True):
+        same_dtype(self, delta, f"Variable({self.name!r}).assign_sub")
+        return self.assign(self.value - raw(delta), read_value=read_value)
 
     def __repr__(self):
         return (f"<gm.Variable '{self.name}' shape={self.shape} dtype={self.dtype}, "
                 f"numpy={_numpy_repr(self)}>")
 
 
+def same_dtype(variable, value, fn):
+    """TensorFlow's error for a Tensor of another dtype than ``variable``'s (an array or a
+    number is converted to the variable's dtype, a Tensor never is)."""
+    if isinstance(value, Tensor) and value.value.dtype != variable.value.dtype:
+        raise GradientValueError(
+            f"{fn}(value): Tensor conversion requested dtype {variable.dtype} for Tensor with dtype "
+            f"{value.dtype}; cast it first (value.astype(np.{variable.dtype}), tf.cast(value, "
+            f"{variable.dtype}) in gradmagic.tf)")
+
+
 def _assignable(variable, value, fn):
     """``value`` as an array to write into ``variable``: in its array module, of a dtype that
-    casts to the variable's within its kind."""
+    casts to the variable's within its kind; a Tensor of the variable's own dtype."""
+    same_dtype(variable, value, fn)
     new = to_array(value, None, fn, "value", module=xp_of(variable.value))
     if not np.can_cast(np.dtype(str(new.dtype)), np.dtype(str(variable.dtype)), "same_kind"):
         raise GradientTypeError(  # as TensorFlow refuses (a float into an int Variable)
