@@ -227,3 +227,18 @@ def test_a_linear_algebra_function_without_a_rule_says_so():
     with pytest.raises(AttributeError, match=r"gradmagic\.tf\.linalg\.expm does not exist.*\(the engine has no "
                                              r"gradient rule for it\)"):
         tf.linalg.expm
+
+
+def test_slogdets_sign_has_a_zero_gradient_not_none():
+    # TensorFlow 2.21.0, the same code: the sign is an output the tape follows, with gradient
+    # 0 (-0 where the inverse's entry is negative); sign * logabs gets sign's share of logabs'
+    a = tf.Variable([[2.0, 1.0], [1.0, 3.0]])
+    with tf.GradientTape(persistent=True) as tape:
+        sign, logabs = tf.linalg.slogdet(a)
+        y = sign * logabs
+    assert str(tape.gradient(sign, a).numpy().tolist()) == "[[0.0, -0.0], [-0.0, 0.0]]"
+    np.testing.assert_allclose(tape.gradient(y, a).numpy(), [[0.6, -0.2], [-0.2, 0.4]], rtol=1e-6)
+    b = tf.Variable([[[2.0, 1.0], [1.0, -3.0]], [[1.0, 0.0], [0.0, 1.0]]])
+    with tf.GradientTape() as tape:
+        sign, _ = tf.linalg.slogdet(b)
+    assert sign.numpy().tolist() == [-1.0, 1.0] and not tape.gradient(sign, b).numpy().any()

@@ -29,7 +29,7 @@ from .ops import (absolute, expand_dims, getitem, matmul, moveaxis, reshape, sqr
                   squeeze, swapaxes, unsupported)
 from .context import pass_memo
 from .primitive import Primitive, apply, composite, defvjp
-from .tensor import Tensor, raw
+from .tensor import raw
 from .triangular import LEAF, NARROW, lower_inverse, solve_triangular, triangle_of
 
 # NumPy's named-tuple result types (not exported by np.linalg: taken from a result)
@@ -141,10 +141,8 @@ def inv(a):
 @composite(SLOGDET)
 def slogdet(a):
     check_square(a)
-    packed = apply(SLOGDET, a)
-    sign = raw(packed)[..., 0]
-    return SlogdetResult(Tensor(sign) if isinstance(packed, Tensor) else sign,
-                         getitem(packed, (Ellipsis, 1)))
+    packed = apply(SLOGDET, a)  # the sign is read from it too: its gradient is 0, not None
+    return SlogdetResult(getitem(packed, (Ellipsis, 0)), getitem(packed, (Ellipsis, 1)))
 
 
 def solve(a, b):

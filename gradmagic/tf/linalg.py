@@ -84,7 +84,7 @@ LogMatrixDeterminant = collections.namedtuple("LogMatrixDeterminant", ["sign", "
 
 
 def slogdet(input, name=None):  # noqa: A002
-    """``tf.linalg.slogdet``: ``(sign, log_abs_determinant)``; the sign has no gradient."""
+    """``tf.linalg.slogdet``: ``(sign, log_abs_determinant)``; the sign's gradient is 0."""
     return LogMatrixDeterminant(*core.slogdet(square("tf.linalg.slogdet", input)))
 
 
