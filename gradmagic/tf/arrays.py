@@ -15,6 +15,7 @@ from ..core.primitive import composite
 from ..core.tensor import Tensor
 from ..errors import GradientValueError
 from .errors import InvalidArgumentError
+from .math import dims
 from .tensors import (as_tensor, axis_of, check_dtype, int32, int64, not_supported, operands,
                       shape_of)
 
@@ -40,11 +41,34 @@ def transpose(a, perm=None, conjugate=False, name=None):
 
 
 def concat(values, axis, name=None):
-    return ops.concatenate(operands("tf.concat", *values), axis=int(axis))
+    ts = operands("tf.concat", *values)
+    axis, rank = int(axis), len(ts[0].shape) if ts else 0
+    for k, t in enumerate(ts[1:], 1):
+        if len(t.shape) != rank:
+            raise InvalidArgumentError(f"ConcatOp : Ranks of all input tensors should match: shape[0] = "
+                                       f"{dims(ts[0].shape)} vs. shape[{k}] = {dims(t.shape)} [Op:ConcatV2]")
+    if len(ts) > 1 and not -rank <= axis < rank:
+        raise InvalidArgumentError(f"ConcatOp : Expected concatenating dimensions in the range "
+                                   f"[{-rank}, {rank}), but got {axis} [Op:ConcatV2]")
+    for k, t in enumerate(ts[1:], 1):
+        for d, (m, n) in enumerate(zip(ts[0].shape, t.shape)):
+            if m != n and d != axis % rank:
+                raise InvalidArgumentError(f"ConcatOp : Dimension {d} in both shapes must be equal: "
+                                           f"shape[0] = {dims(ts[0].shape)} vs. shape[{k}] = "
+                                           f"{dims(t.shape)} [Op:ConcatV2]")
+    return ops.concatenate(ts, axis=axis) if len(ts) != 1 else ops.identity(ts[0])  # (TF: any axis)
 
 
 def stack(values, axis=0, name=None):
-    return ops.stack(operands("tf.stack", *values), axis=int(axis))
+    ts = operands("tf.stack", *values)
+    for k, t in enumerate(ts[1:], 1):
+        if t.shape != ts[0].shape:
+            raise InvalidArgumentError(f"Shapes of all inputs must match: values[0].shape = "
+                                       f"{dims(ts[0].shape)} != values[{k}].shape = {dims(t.shape)} [Op:Pack]")
+    rank = len(ts[0].shape) + 1 if ts else 1
+    if not -rank <= int(axis) < rank:
+        raise GradientValueError(f"Argument `axis` = {int(axis)} not in range [{-rank}, {rank})")
+    return ops.stack(ts, axis=int(axis))
 
 
 def unstack(value, num=None, axis=0, name=None):
