@@ -1,8 +1,9 @@
 """gradmagic.tf's functions whose operands' shapes do not fit raise TensorFlow's
 InvalidArgumentError in its words (the elementwise functions, matmul, concat and stack).
 Every expected message was printed by TensorFlow 2.21.0 (tensorflow-cpu) for the same code,
-less the ``{{function_node ...}}`` prefix and the ``name:`` suffix of its eager errors. (A tensor's operators, ``a + b``, are gradmagic's
-own and keep NumPy's ValueError, which InvalidArgumentError also is.)"""
+less the ``{{function_node ...}}`` prefix and the ``name:`` suffix of its eager errors. (A
+tensor's operators, ``a + b``, are gradmagic's own and keep NumPy's ValueError, which
+InvalidArgumentError also is.)"""
 
 import pytest
 
