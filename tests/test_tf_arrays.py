@@ -10,12 +10,17 @@ import gradmagic.tf as tf
 
 V = [0.5, -1.5, 2.0, 0.0]
 M = [[0.5, -1.5, 2.0], [1.0, 3.0, -0.25]]
+P3 = np.arange(24.0).reshape(2, 3, 4).tolist()
 CASES = {
     "gather": lambda: value_and_grads(lambda x: tf.gather(x, [1, 0, 1]), M),
     "gather-axis1": lambda: value_and_grads(lambda x: tf.gather(x, [[2, 0], [1, 1]], axis=1), M),
     "gather-batch_dims": lambda: value_and_grads(
         lambda x: tf.gather(x, [[2, 0], [1, 1]], axis=1, batch_dims=1), M),
     "gather-scalar-index": lambda: value_and_grads(lambda x: tf.gather(x, 1), V),
+    "gather-axis-after-batch_dims": lambda: value_and_grads(
+        lambda x: tf.gather(x, [[3, 0], [1, 1]], axis=2, batch_dims=1), P3),
+    "gather_nd-batch_dims": lambda: value_and_grads(
+        lambda x: tf.gather_nd(x, [[[1, 3], [0, 0]], [[2, 1], [2, 2]]], batch_dims=1), P3),
     "gather_nd": lambda: value_and_grads(lambda x: tf.gather_nd(x, [[0, 1], [1, 2], [0, 1]]), M),
     "gather_nd-rows": lambda: value_and_grads(lambda x: tf.gather_nd(x, [[1], [0]]), M),
     "split-sizes": lambda: value_and_grads(lambda x: tf.split(x, [1, -1], axis=1)[1] * 2.0, M),
@@ -55,6 +60,14 @@ TENSORFLOW_2_21 = {  # what each case gave on TensorFlow 2.21.0 (tensorflow-cpu,
                      [[[2.0, 7.0, 1.0], [6.0, 15.0, 5.0]]]],
     'gather-batch_dims': [[[2.0, 0.5], [3.0, 3.0]], [[[2.0, 0.0, 1.0], [0.0, 7.0, 0.0]]]],
     'gather-scalar-index': [-1.5, [[0.0, 1.0, 0.0, 0.0]]],
+    'gather-axis-after-batch_dims': [
+        [[[3.0, 0.0], [7.0, 4.0], [11.0, 8.0]], [[13.0, 13.0], [17.0, 17.0], [21.0, 21.0]]],
+        [[[[2.0, 0.0, 0.0, 1.0], [4.0, 0.0, 0.0, 3.0], [6.0, 0.0, 0.0, 5.0]],
+          [[0.0, 15.0, 0.0, 0.0], [0.0, 19.0, 0.0, 0.0], [0.0, 23.0, 0.0, 0.0]]]]],
+    'gather_nd-batch_dims': [
+        [[7.0, 0.0], [21.0, 22.0]],
+        [[[[2.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0], [0.0, 0.0, 0.0, 0.0]],
+          [[0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0], [0.0, 3.0, 4.0, 0.0]]]]],
     'gather_nd': [[-1.5, -0.25, -1.5], [[[0.0, 4.0, 0.0], [0.0, 0.0, 2.0]]]],
     'gather_nd-rows': [[[1.0, 3.0, -0.25], [0.5, -1.5, 2.0]], [[[4.0, 5.0, 6.0], [1.0, 2.0, 3.0]]]],
     'split-sizes': [[[-3.0, 4.0], [6.0, -0.5]], [[[0.0, 2.0, 4.0], [0.0, 6.0, 8.0]]]],
@@ -114,13 +127,13 @@ def test_gather_refuses_an_index_out_of_range(indices, message):
         tf.gather(P, indices)
 
 
-def test_gather_refuses_float_indices_and_an_axis_after_the_batch_dimensions():
+def test_gather_refuses_float_indices_and_batch_dimensions_that_disagree():
     with pytest.raises(TypeError, match=r"tf\.gather\(indices\): expected integer indices \(int32 or int64\), "
                                         "got a tensor of dtype float32"):
         tf.gather(P, [0.0])
-    with pytest.raises(NotImplementedError, match=r"tf\.gather\(axis=2, batch_dims=1\) is not supported here \(an "
-                                                  r"axis after the batch dimensions\)"):
-        tf.gather(tf.zeros([2, 3, 4]), [[0], [1]], axis=2, batch_dims=1)
+    with pytest.raises(ValueError, match=r"^tf\.gather_nd: Argument `batch_dims` = 2 must be less than "
+                                         r"rank\(`indices`\) = 2$"):  # TensorFlow's words
+        tf.gather_nd(tf.zeros([2, 3, 4]), [[1], [3]], batch_dims=2)
     with pytest.raises(ValueError, match=r"params and indices must agree on the first 1 dimension"):
         tf.gather(P, [[0], [1], [0]], axis=1, batch_dims=1)
 

@@ -16,7 +16,7 @@ from ..core.tensor import Tensor
 from ..errors import GradientValueError
 from .errors import InvalidArgumentError
 from .math import dims
-from .tensors import (as_tensor, axis_of, check_dtype, int32, int64, not_supported, operands,
+from .tensors import (as_tensor, axis_of, check_dtype, int32, int64, operands,
                       shape_of)
 
 
@@ -172,39 +172,51 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     check_range("tf.gather", idx, p.shape[a])
     if b == 0:
         return ops.getitem(p, (builtins.slice(None),) * a + (idx,))
-    if a != b:
-        raise not_supported(f"tf.gather(axis={a}, batch_dims={b})", "an axis after the batch "
-                            "dimensions", "transpose the axis to follow them, or gather in a loop")
     if p.shape[:b] != tuple(idx.shape[:b]):
         raise GradientValueError(
             f"tf.gather(batch_dims={b}): params and indices must agree on the first {b} "
             f"dimension(s), got shapes {p.shape} and {tuple(idx.shape)}")
+    if a != b:  # the axis moved to follow the batch axes, gathered there, and its axes moved back
+        out = gather(ops.moveaxis(p, a, b), idx, axis=b, batch_dims=b)
+        m, k = idx.ndim - b, a - b  # the gathered axes, and the params' axes between
+        return ops.transpose(out, tuple(builtins.range(b)) + tuple(builtins.range(b + m, b + m + k))
+                             + tuple(builtins.range(b, b + m)) + tuple(builtins.range(b + m + k, out.ndim)))
+    return ops.getitem(p, batch_positions(p, b, idx.ndim) + (idx,))
+
+
+def batch_positions(p, b, rank):
+    """The positions along ``p``'s first ``b`` axes, each an ``arange`` shaped to broadcast
+    over an index of ``rank`` axes whose first ``b`` are those batch axes."""
     xp = xp_of(p.value)
-    lead = tuple(xp.reshape(xp.arange(n), (1,) * k + (n,) + (1,) * (idx.ndim - k - 1))
+    return tuple(xp.reshape(xp.arange(n), (1,) * k + (n,) + (1,) * (rank - k - 1))
                  for k, n in enumerate(p.shape[:b]))
-    return ops.getitem(p, lead + (idx,))
 
 
 def gather_nd(params, indices, batch_dims=0, name=None):
     """``tf.gather_nd``: ``params`` at the coordinates in the last axis of ``indices``."""
     p = as_tensor(params)
     idx = indices_of(indices, "tf.gather_nd", p)
-    if int(batch_dims):
-        raise not_supported("tf.gather_nd(batch_dims=...)", "batch_dims other than 0",
-                            "put the batch coordinates into indices")
+    b = int(batch_dims)
     k = idx.shape[-1] if idx.ndim else 0
-    if idx.ndim == 0 or k > p.ndim:
+    if idx.ndim == 0 or k > p.ndim - b:
         raise GradientValueError(
             f"tf.gather_nd(indices): the last axis of indices ({k}) must be at most the rank of "
-            f"params ({p.ndim}), got indices of shape {tuple(idx.shape)}")
+            f"params ({p.ndim}) less batch_dims ({b}), got indices of shape {tuple(idx.shape)}")
+    if not 0 <= b < idx.ndim:
+        raise GradientValueError(f"tf.gather_nd: Argument `batch_dims` = {batch_dims} must be less than "
+                                 f"rank(`indices`) = {idx.ndim}")
+    if p.shape[:b] != tuple(idx.shape[:b]):
+        raise GradientValueError(
+            f"tf.gather_nd(batch_dims={batch_dims}): params and indices must agree on the first "
+            f"batch_dims dimension(s), got shapes {p.shape} and {tuple(idx.shape)}")
     host = np.asarray(to_host(idx))
-    bad = np.argwhere(((host < 0) | (host >= np.array(p.shape[:k]))).any(axis=-1))
+    bad = np.argwhere(((host < 0) | (host >= np.array(p.shape[b:b + k]))).any(axis=-1))
     if bad.size:
         at = tuple(int(i) for i in bad[0])
         raise InvalidArgumentError(
             f"tf.gather_nd: indices[{','.join(map(str, at))}] = {host[at].tolist()} does not "
             f"index into param shape {list(p.shape)}")
-    return ops.getitem(p, tuple(idx[..., j] for j in builtins.range(k)))
+    return ops.getitem(p, batch_positions(p, b, idx.ndim - 1) + tuple(idx[..., j] for j in builtins.range(k)))
 
 
 def boolean_mask(tensor, mask, axis=None, name=None):
