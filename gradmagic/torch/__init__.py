@@ -24,8 +24,8 @@ import numpy as np
 from .. import out_of_scope
 from ..core import ops
 from ..core.tensor import Tensor as CoreTensor
-from . import (autograd, elementwise, functions, linalg, linalg_more, nn, products, reorder, sampling, special, values,
-               views)
+from . import (autograd, bits_norms, elementwise, functions, linalg, linalg_more, nn, products, reorder, reshaping, sampling,
+               scattering, special, values, views)
 from .modes import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad,
                     set_grad_enabled)
 from .tensor import Tensor, make
@@ -33,19 +33,23 @@ from .hooks import register_post_accumulate
 from .anomaly import is_anomaly_enabled
 from .legacy import TypedTensor
 from .printing import set_printoptions
+from . import random
+from .random import default_generator, get_rng_state, initial_seed, manual_seed, seed, set_rng_state
 from .methods import install, install_in_place, std_mean, var_mean
-from .values import (DEFAULT_GENERATOR, DEFAULTS, DTYPES, TYPE_NAMES, Device, Generator, Size, check_device,
+from .values import (DEFAULTS, DTYPES, TYPE_NAMES, Device, Generator, Size, check_device,
                      default_float, dtype, generator_of, missing, torch_dtype)
 
 install(Tensor)  # the methods methods.py adds (gather, topk, det ...)
 Tensor.register_post_accumulate_grad_hook = register_post_accumulate  # hook(leaf) after .grad accumulates
 functions.install(Tensor)  # and functions.py (asin, atan2, lerp, diag ...)
-MORE = (products, reorder, elementwise, sampling, linalg_more)  # addmm ..., flips and splits ..., erfinv ..., bernoulli ...
+MORE = (products, reorder, elementwise, sampling, linalg_more, reshaping, scattering, bits_norms)  # addmm ...,
+# flips and splits ..., erfinv ..., bernoulli ..., reshape and flatten, scatter_reduce and index_put, << and renorm
 for _module in MORE:
     for _name, _f in _module.METHODS.items():
         setattr(Tensor, _name, _f)
     for _name, _f in getattr(_module, "PROPERTIES", {}).items():
         setattr(Tensor, _name, property(_f))
+random.install()  # Generator.get_state and set_state
 install_in_place(Tensor)  # the in-place forms (acos_, lt_, addmm_ ...) of all of these
 linalg.matrix_power = products.matrix_power  # (products.py imports linalg.py)
 out_of_scope.install()  # `from gradmagic.<dialect> import <missing>` says what __getattr__ says
@@ -65,12 +69,6 @@ device = Device
 # torch.FloatTensor, torch.LongTensor ...: the legacy constructors of one dtype each (legacy.py)
 globals().update({f"{n}Tensor": TypedTensor(Tensor, DTYPES[np.dtype(d)]) for d, n in TYPE_NAMES.items()})
 strided = "strided"
-
-
-def manual_seed(seed):
-    """``torch.manual_seed``: seeds the default generator (NumPy's PCG64, so the numbers
-    differ from PyTorch's own)."""
-    return DEFAULT_GENERATOR.manual_seed(seed)
 
 
 def get_default_dtype():
@@ -341,5 +339,5 @@ def __getattr__(name):
 _INTERNAL = ("np", "TYPE_NAMES", "TypedTensor", "ops", "CoreTensor", "out_of_scope", "DEFAULTS", "DTYPES", "default_float", "missing",
              "torch_dtype",
              "check_device", "install", "register_post_accumulate", "install_in_place", "MORE", "products", "reorder", "elementwise",
-             "sampling", "linalg_more")
+             "sampling", "linalg_more", "reshaping", "scattering", "bits_norms")
 __all__ = [k for k in list(globals()) if not k.startswith("_") and k not in _INTERNAL]

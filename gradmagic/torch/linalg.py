@@ -220,10 +220,35 @@ def cross(input, other, *, dim=-1, out=None):  # noqa: A002  (PyTorch's name)
     return named(cross_product(input, other, dim), "LinalgCrossBackward0")
 
 
+def multi_dot(tensors, *, out=None):
+    """``torch.linalg.multi_dot``: the matrix product of ``tensors`` (the first may be a row
+    vector, the last a column vector, given 1-D), with PyTorch's checks."""
+    n = len(tensors)
+    if n < 2:
+        raise RuntimeError(f"multi_dot(): expected at least 2 tensors but got {n}")
+    for k, t in enumerate(tensors):
+        which = "the first tensor" if k == 0 else "the last tensor" if k == n - 1 else f"tensor {k}"
+        if not (t.ndim == 2 or t.ndim == 1 and k in (0, n - 1)):
+            raise RuntimeError(f"multi_dot(): {which} must be {'1D or 2D' if k in (0, n - 1) else '2D'} "
+                               f"but got {t.ndim}D")
+    mats = [ops.reshape(t, (1, -1) if k == 0 else (-1, 1)) if t.ndim == 1 else t
+            for k, t in enumerate(tensors)]
+    for k in range(n - 1):
+        if mats[k].shape[1] != mats[k + 1].shape[0]:
+            raise RuntimeError(f"multi_dot(): tensors {k} and {k + 1} with shapes {list(tensors[k].shape)} "
+                               f"and {list(tensors[k + 1].shape)} cannot be multiplied")
+    product = mats[0]
+    for m in mats[1:]:
+        product = product @ m
+    rows = (tensors[0].shape[0],) if tensors[0].ndim == 2 else ()
+    cols = (tensors[-1].shape[1],) if tensors[-1].ndim == 2 else ()
+    return named(ops.reshape(product, rows + cols), "ViewBackward0")
+
+
 # matrix_power: products.py's, set by the package (products.py imports inv from here)
 __all__ = ["vector_norm", "matrix_norm", "norm", "det", "slogdet", "inv", "solve", "pinv",
            "cholesky", "eigh", "eigvalsh", "svd", "svdvals", "qr", "lstsq", "solve_triangular",
-           "matrix_exp", "cross", "matrix_power", "LinAlgError"]
+           "matrix_exp", "cross", "matrix_power", "multi_dot", "LinAlgError"]
 
 
 def __getattr__(name):

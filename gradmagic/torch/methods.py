@@ -54,14 +54,15 @@ def _index(fn, index, expected="int32/int64"):
     return value
 
 
-def _in_bounds(fn, idx, dim, size):
+def _in_bounds(fn, idx, dim, size, where=None):
     bad = (idx < 0) | (idx >= size)
     if bool(bad.any()):
-        raise RuntimeError(f"{fn}(index): index {int(idx[bad].ravel()[0])} is out of bounds for "
+        where = f"{fn}(index): " if where is None else where
+        raise RuntimeError(f"{where}index {int(idx[bad].ravel()[0])} is out of bounds for "
                            f"dimension {dim} with size {size}")
 
 
-def _grid(idx, dim):
+def index_grid(idx, dim):
     """The advanced index that picks ``x[..., idx[i, j, ...] (along dim), ...]`` at each
     position of ``idx``: ``idx`` on ``dim``, the positions' own coordinates elsewhere."""
     xp = xp_of(idx)
@@ -125,35 +126,35 @@ def gather(self, dim, index, *, sparse_grad=False):
                                f"{list(idx.shape)} to be no larger than self {list(shape)} apart from "
                                f"dimension {d}")
     _in_bounds("gather", idx, d, shape[d])
-    return named(ops.getitem(self, _grid(idx, d)), "GatherBackward0")
+    return named(ops.getitem(self, index_grid(idx, d)), "GatherBackward0")
 
 
-def _scattered(name, self, dim, index, src):
-    """``scatter``'s and ``scatter_add``'s checks, in PyTorch's words: ``(index grid, src cut
-    to the index's shape)``."""
-    idx = _index(name, index)
+def scatter_checked(name, self, dim, index, src, prefixed=True):
+    """``scatter``'s and ``scatter_add``'s checks, in PyTorch's words (``scatter_reduce``'s
+    without the ``name(index): `` prefix): ``(index grid, src cut to the index's shape)``."""
+    at, of_src = (f"{name}(index): ", f"{name}(src): ") if prefixed else ("", "")
+    idx = _index(name if prefixed else "scatter", index)
     d = _dim(name, dim, self.value.ndim)
     if src.dtype != self.dtype:
-        raise RuntimeError(f"{name}(src): scatter(): Expected self.dtype to be equal to src.dtype")
+        raise RuntimeError(f"{of_src}scatter(): Expected self.dtype to be equal to src.dtype")
     for which, other in (("self", self.value), ("src", src.value)):
         if idx.ndim != other.ndim:
-            raise RuntimeError(f"{name}(index): Index tensor must have the same number of "
-                               f"dimensions as {which} tensor")
+            raise RuntimeError(f"{at}Index tensor must have the same number of dimensions as {which} tensor")
     shape, src_shape = self.value.shape, src.value.shape
     if any((k != d and i > s) or i > t for k, (i, s, t) in enumerate(zip(idx.shape, shape, src_shape))):
-        raise RuntimeError(f"{name}(index): Expected index {list(idx.shape)} to be no larger than "
+        raise RuntimeError(f"{at}Expected index {list(idx.shape)} to be no larger than "
                            f"self {list(shape)} apart from dimension {d} and to be no larger size than "
                            f"src {list(src_shape)}")
-    _in_bounds(name, idx, d, shape[d])
+    _in_bounds(name, idx, d, shape[d], at)
     if src_shape != idx.shape:
         src = ops.getitem(src, tuple(slice(0, n) for n in idx.shape))
-    return _grid(idx, d), src
+    return index_grid(idx, d), src
 
 
 def scatter_add(self, dim, index, src):
     """``self`` with ``src[i][j]`` added at ``[index[i][j]][j]`` for ``dim=0`` (and so on),
     repeated indices adding up; differentiable in ``self`` and ``src``."""
-    at, src = _scattered("scatter_add", self, dim, index, src)
+    at, src = scatter_checked("scatter_add", self, dim, index, src)
     return named(ops.index_add(self, at, src), "ScatterAddBackward0")
 
 
@@ -174,7 +175,7 @@ def scatter(self, dim, index, src=None, *, value=None, reduce=None):
         label = "ScatterBackward1"
     else:
         label = "ScatterBackward0"
-    at, src = _scattered("scatter", self, dim, index, src)
+    at, src = scatter_checked("scatter", self, dim, index, src)
     return named(ops.index_set(self, at, src), label)
 
 
@@ -506,7 +507,7 @@ IN_PLACE = ("pow", "relu", "sigmoid", "exp", "log", "sqrt", "tanh", "neg", "sin"
             "logit", "copysign", "heaviside", "ldexp", "true_divide", "multiply", "subtract",
             "divide", "negative", "absolute", "tril", "triu", "scatter", "scatter_add",
             "index_fill", "index_copy", "addmm", "addmv", "addr", "baddbmm", "addbmm", "renorm",
-            "floor_divide")
+            "floor_divide", "scatter_reduce", "index_put", "masked_scatter")
 TESTS = ("eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal", "less", "less_equal",
          "not_equal", "logical_and", "logical_or", "logical_xor", "logical_not")
 

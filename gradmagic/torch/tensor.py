@@ -113,6 +113,12 @@ class Tensor(GraphTensor, metaclass=LegacyConstructor):
         return self.alias()
 
     def detach_(self):
+        if self.view_of is not None:
+            raise RuntimeError(
+                "Can't detach views in-place. Use detach() instead. If you are using DistributedDataParallel "
+                "(DDP) for training, and gradient_as_bucket_view is set as True, gradients are views of DDP "
+                "buckets, and hence detach_() cannot be called on these gradients. To fix this error, please "
+                "refer to the Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution.")
         self.grad_fn = None
         self.leaf_requires_grad = False
         return self
@@ -207,7 +213,7 @@ class Tensor(GraphTensor, metaclass=LegacyConstructor):
     def contiguous(self, memory_format=None):
         return self
 
-    # -- shape -----------------------------------------------------------------------------
+    # -- shape (reshape, flatten: reshaping.py) ---------------------------------------------
     def _view(self, remake, write=None):
         return make_view(self, remake, write)
 
@@ -217,21 +223,8 @@ class Tensor(GraphTensor, metaclass=LegacyConstructor):
         sizes = _sizes(shape)
         return self._view(lambda base: ops.reshape(base, sizes), reshaped)
 
-    def reshape(self, *shape):
-        return ops.reshape(self, _sizes(shape))
-
     def view_as(self, other):
         return self.view(other.shape)
-
-    def reshape_as(self, other):
-        return self.reshape(other.shape)
-
-    def flatten(self, start_dim=0, end_dim=-1):
-        shape = self.value.shape
-        if not shape:
-            return self.reshape(1)
-        end = end_dim % len(shape)
-        return self.reshape(*shape[:start_dim], -1, *shape[end + 1:])
 
     def expand(self, *sizes):
         sizes = _sizes(sizes)
@@ -378,6 +371,9 @@ class Tensor(GraphTensor, metaclass=LegacyConstructor):
         return ops.sum(summand(self, dtype), axis=dims(dim), keepdims=keepdim)
 
     def mean(self, dim=None, keepdim=False, dtype=None):
+        if dtype is None and self.value.dtype.kind not in "fc":
+            raise RuntimeError("mean(): could not infer output dtype. Input dtype must be either a floating "
+                               f"point or complex dtype. Got: {type_name(self.dtype)}")
         return ops.mean(self if dtype is None else self.type(dtype), axis=dims(dim), keepdims=keepdim)
 
     def prod(self, dim=None, keepdim=False, dtype=None):

@@ -289,15 +289,27 @@ def check_device(device, fn):
 
 
 class Generator:
-    """``torch.Generator``: a seeded source of random numbers (NumPy's PCG64)."""
+    """``torch.Generator``: a seeded source of random numbers (NumPy's PCG64); a new one has
+    PyTorch's default seed (``random.py`` adds ``get_state``/``set_state``)."""
 
-    def __init__(self, device="cpu"):
+    DEFAULT_SEED = 67280421310721  # PyTorch's
+
+    def __init__(self, device="cpu", seed=DEFAULT_SEED):
         check_device(device, "torch.Generator")
-        self.rng = np.random.default_rng()
+        self.manual_seed(seed)
 
     def manual_seed(self, seed):
-        self.rng = np.random.default_rng(int(seed))
+        self.seeded = int(seed)
+        self.rng = np.random.default_rng(self.seeded)
         return self
+
+    def initial_seed(self):
+        return self.seeded
+
+    def seed(self):
+        """Seeds with a non-deterministic random number, which it returns."""
+        self.manual_seed(np.random.SeedSequence().entropy % 2 ** 64)
+        return self.seeded
 
     def normal(self, mean, std, shape):
         return self.rng.normal(mean, std, shape)
@@ -314,7 +326,7 @@ class Generator:
         self.rng.bit_generator.state = state
 
 
-DEFAULT_GENERATOR = Generator()
+DEFAULT_GENERATOR = Generator(seed=np.random.SeedSequence().entropy % 2 ** 64)  # (random, as PyTorch's)
 RANDOM_SOURCES.append(DEFAULT_GENERATOR)
 
 

@@ -123,7 +123,7 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
     wanted = [k for k, x in enumerate(inputs) if isinstance(x, Tensor) and x.requires_grad]
     if not wanted:
         raise ValueError("gradcheck expects at least one input tensor to require gradient, but "
-                         "none of the them have requires_grad=True.")
+                         "none of them have requires_grad=True.")
     for k in wanted:
         if inputs[k].dtype != np.float64:
             warnings.warn(f"Input #{k} requires gradient and is not a double precision floating "

@@ -186,9 +186,11 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
               scale_grad_by_freq=False, sparse=False):
     """The rows of ``weight`` at the indices ``input``; the row ``padding_idx`` gets no
     gradient."""
-    if max_norm is not None or scale_grad_by_freq:
-        raise NotImplementedError("embedding(max_norm=..., scale_grad_by_freq=True) is not "
-                                  "supported in gradmagic.torch: renormalize or scale the rows by hand")
+    for given, what, instead in ((max_norm is not None, "max_norm=...", "renormalize"),
+                                 (scale_grad_by_freq, "scale_grad_by_freq=True", "scale")):
+        if given:
+            raise NotImplementedError(f"embedding({what}) is not supported in gradmagic.torch: "
+                                      f"{instead} the rows by hand")
     idx = input.value if isinstance(input, CoreTensor) else np.asarray(input)
     if idx.dtype.kind not in "iu":
         raise RuntimeError(f"Expected tensor for argument #1 'indices' to have one of the following "

@@ -1,0 +1,80 @@
+"""``reshape``, ``reshape_as``, ``flatten`` and ``ravel``: views where PyTorch 2.13.0 gives
+one, copies where it copies, so a write through ``x.reshape(-1)[i] = v`` or
+``buf.flatten().zero_()`` reaches ``x``, as in PyTorch.
+
+PyTorch views a tensor whose elements can take the new shape without moving: always a
+contiguous one (``ViewBackward0``), and a non-contiguous one whose strides allow it
+(``ReshapeAliasBackward0``: ``x.t().reshape(3, 2, 1)``). Otherwise (``x.t().reshape(-1)``,
+``x[:, ::2].flatten()``) it copies (``UnsafeViewBackward0``); ``ravel`` copies such a
+tensor too, named ``ViewBackward0`` as PyTorch's. NumPy's strides stand for PyTorch's
+(``is_contiguous``, ``stride()`` read them), and NumPy's reshape without a copy decides.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core import ops
+from .values import axis_of, named
+from .views import make_view, reshaped
+
+
+def _sizes(args):
+    """``(2, 3)``, ``((2, 3),)`` or ``(torch.Size([2, 3]),)`` as one tuple."""
+    if len(args) == 1 and isinstance(args[0], (tuple, list)):
+        return tuple(int(a) for a in args[0])
+    return tuple(int(a) for a in args)
+
+
+def _view_kind(value, sizes):
+    """PyTorch's node name for a reshape of ``value`` that is a view, or None for a copy."""
+    flags = getattr(value, "flags", None)
+    if flags is None or flags.c_contiguous:  # (a NumPy scalar is a 0-d contiguous tensor)
+        return "ViewBackward0"
+    if not isinstance(value, np.ndarray):
+        return None
+    try:
+        np.reshape(value, sizes, copy=False)
+    except ValueError:  # (NumPy's rule is PyTorch's: dims merge only where strides chain)
+        return None
+    return "ReshapeAliasBackward0"
+
+
+def _reshape(self, sizes, copy_name="UnsafeViewBackward0"):
+    kind = _view_kind(self.value, sizes)
+    if kind is None:
+        return named(ops.reshape(self, sizes), copy_name)
+    return named(make_view(self, lambda base: ops.reshape(base, sizes), reshaped), kind)
+
+
+def reshape(self, *shape):
+    """The same elements in ``shape``: a view of this tensor where its layout allows."""
+    return _reshape(self, _sizes(shape))
+
+
+def reshape_as(self, other):
+    return _reshape(self, tuple(other.shape))
+
+
+def flatten(self, start_dim=0, end_dim=-1):
+    """Dimensions ``start_dim`` to ``end_dim`` as one; this tensor itself where that is one
+    dimension already, as PyTorch's."""
+    shape = self.value.shape
+    if not shape:
+        return _reshape(self, (1,))
+    start, end = axis_of(start_dim, len(shape)), axis_of(end_dim, len(shape))
+    if start > end:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    if start == end:
+        return self
+    return _reshape(self, (*shape[:start], -1, *shape[end + 1:]))
+
+
+def ravel(self):
+    """The elements as a vector: a view of a contiguous tensor, else a copy."""
+    return _reshape(self, (-1,), "ViewBackward0")
+
+
+METHODS = {f.__name__: f for f in (reshape, reshape_as, flatten, ravel)}
+TENSOR_ONLY = ("reshape_as", "ravel")  # (torch.reshape and torch.flatten: __init__'s; torch.ravel: reorder's)
+FUNCTIONS = {}
