@@ -9,9 +9,14 @@ libraries it called on its own (NumPy's frames stay). The error itself is unchan
 
 ``GRADMAGIC_TRACEBACK=full`` in the environment keeps every frame (in IPython,
 ``%xmode --show`` does too).
+
+Warnings likewise point at the user's line: ``user_stacklevel()`` is the ``stacklevel`` of
+the first frame outside the package, however many of gradmagic's own frames (a composite
+function's, a trace's) lie between.
 """
 
 import os
+import sys
 import types
 
 PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
@@ -25,6 +30,15 @@ def full_wanted() -> bool:
 
 def _inside(frame):
     return os.path.abspath(frame.f_code.co_filename).startswith(PACKAGE)
+
+
+def user_stacklevel() -> int:
+    """The ``stacklevel`` for ``warnings.warn``, called by the function that calls this, at
+    which the warning points at the first frame outside gradmagic: the user's line."""
+    frame, level = sys._getframe(1), 1
+    while frame.f_back is not None and _inside(frame):
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 def _users(tb):

@@ -116,7 +116,7 @@ def _layer(name):
     if len(parts) > 1 and parts[1] in ("core", "debug", "render"):  # a layer's package too
         return parts[1]
     if name in ("gradmagic._backend", "gradmagic._array_api", "gradmagic._dtypes", "gradmagic._scans",
-                "gradmagic.errors"):
+                "gradmagic.errors", "gradmagic.tracebacks"):
         return "base"
     if name == "gradmagic":
         return "package"

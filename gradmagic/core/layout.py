@@ -18,6 +18,7 @@ from numpy.lib.array_utils import normalize_axis_index
 
 from .._backend import to_host, xp_of
 from ..errors import GradientTypeError, GradientValueError, NoGradientError
+from ..tracebacks import user_stacklevel
 from . import ops
 from .primitive import composite
 from .tensor import Tensor
@@ -175,7 +176,7 @@ def column_stack(tup):
 def row_stack(tup, *, dtype=None, casting="same_kind"):
     """``np.row_stack``, NumPy's deprecated alias of ``np.vstack`` (it warns as NumPy does)."""
     warnings.warn("`row_stack` alias is deprecated. Use `np.vstack` directly.",
-                  DeprecationWarning, stacklevel=3)
+                  DeprecationWarning, stacklevel=user_stacklevel())
     _stack_kwargs("np.row_stack", dtype, casting)
     return ops.concatenate([_at_least(a, 2) for a in _arrays(tup, "np.row_stack")], axis=0)
 

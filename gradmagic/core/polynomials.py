@@ -15,6 +15,7 @@ import numpy as np
 
 from .._backend import kind, numpy_dtype, xp_of
 from ..errors import NoGradientError
+from ..tracebacks import user_stacklevel
 from . import ops
 from .linalg import inv
 from .lstsq import lstsq
@@ -246,7 +247,7 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
     c, resids, rank, s = lstsq(lhs, rhs, rcond)
     c = ops.transpose(ops.transpose(c) / scale)
     if rank != order and not full:
-        warnings.warn("Polyfit may be poorly conditioned", np.exceptions.RankWarning, stacklevel=4)
+        warnings.warn("Polyfit may be poorly conditioned", np.exceptions.RankWarning, stacklevel=user_stacklevel())
     if full or not cov:
         return (c, resids, rank, s, rcond) if full else c
     base = inv(ops.matmul(ops.transpose(lhs), lhs)) / ops.outer(scale, scale)

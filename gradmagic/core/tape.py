@@ -15,6 +15,7 @@ import numpy as np
 from .._backend import TENSORS_APART, common_xp, kind, settle, xp_of
 from ..errors import (GradientTypeError, GradientValueError, TapeError, TapeReentryError,
                       WatchTypeError)
+from ..tracebacks import user_stacklevel
 from . import ops
 from .backward import backward, ones
 from .context import LEVEL, TAPES, listeners, push, recording, remove, without
@@ -179,7 +180,7 @@ class GradientTape:
             if kind(t.dtype) not in "fc":
                 warnings.warn(f"GradientTape.watch: The dtype of the watched tensor must be "
                               f"floating (e.g. float32), got {t.dtype}; its gradient will be None",
-                              stacklevel=2)
+                              stacklevel=user_stacklevel())
             self._watch_one(t)
 
     def _watch_one(self, t):
@@ -295,7 +296,7 @@ class GradientTape:
             warnings.warn("GradientTape.gradient: called on a persistent tape inside its own "
                           "context, so the tape records the gradient computation too (for a "
                           "second derivative, that is what you want; otherwise call it after "
-                          "the with block)", stacklevel=2)
+                          "the with block)", stacklevel=user_stacklevel())
         targets, _ = _flatten(target, "GradientTape.gradient", "target")
         flat_sources, rebuild = _flatten(sources, "GradientTape.gradient", "sources")
         _no_complex(flat_sources, "GradientTape.gradient")
@@ -435,7 +436,7 @@ def _finish(g, source, how, fn, shape=None):
         return g if isinstance(g, Tensor) else wrap(g)
     if kind(source.dtype) not in "fc":
         warnings.warn(f"{fn}: The dtype of the watched tensor must be floating (e.g. float32), "
-                      f"got {source.dtype}; its gradient is None", stacklevel=3)
+                      f"got {source.dtype}; its gradient is None", stacklevel=user_stacklevel())
         return None
     if g is None:
         if how == "none":

@@ -10,6 +10,7 @@ import numpy as np
 from .._scans import has_nan, nonfinite
 from ..debug.nans import no_first_nan_stop
 from ..errors import GradientValueError
+from ..tracebacks import user_stacklevel
 from .errors import InvalidArgumentError
 from .segments import dtype_word
 from .tensors import as_tensor, missing
@@ -98,7 +99,7 @@ def enable_check_numerics(stack_height_limit=30, path_length_limit=50):
     """``tf.debugging.enable_check_numerics``: gradmagic does not stop at the first NaN or
     inf; this says so, and what does the job, rather than leave the switch without effect."""
     warnings.warn(no_first_nan_stop("gradmagic.tf", "TensorFlow's enable_check_numerics"),
-                  stacklevel=2)
+                  stacklevel=user_stacklevel())
 
 
 def disable_check_numerics():

@@ -11,6 +11,7 @@ import warnings
 from .._scans import has_nan
 from ..core.context import Listener
 from ..core.tensor import Tensor
+from ..tracebacks import user_stacklevel
 from .values import step_name
 
 ANOMALY = contextvars.ContextVar("gradmagic_torch_anomaly", default=False)
@@ -71,7 +72,7 @@ class detect_anomaly:
 
     def __enter__(self):
         warnings.warn("Anomaly Detection has been enabled. This mode will increase the runtime "
-                      "and should only be enabled for debugging.", stacklevel=2)
+                      "and should only be enabled for debugging.", stacklevel=user_stacklevel())
         self.token = ANOMALY.set(bool(self.check_nan))
 
     def __exit__(self, *exc):

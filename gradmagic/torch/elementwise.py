@@ -29,6 +29,7 @@ import numpy as np
 from ..core import ops, special
 from ..core.primitive import Primitive, apply, defvjp
 from ..core.tensor import Tensor as CoreTensor
+from ..tracebacks import user_stacklevel
 from .graph import as_tensor_of
 from .order import FUNCTIONS as ORDER_FUNCTIONS, METHODS as ORDER, implemented_for_floats, refusing
 from .tensor import make
@@ -206,7 +207,7 @@ def new_tensor(self, data, dtype=None, device=None, requires_grad=False, **kwarg
     if isinstance(data, CoreTensor):
         warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.detach()"
                       ".clone() or sourceTensor.detach().clone().requires_grad_(True), rather than "
-                      "tensor.new_tensor(sourceTensor).", UserWarning, stacklevel=2)
+                      "tensor.new_tensor(sourceTensor).", UserWarning, stacklevel=user_stacklevel())
         data = np.array(data.value)
     return make(data, self.dtype if dtype is None else np.dtype(dtype), requires_grad, device,
                 "Tensor.new_tensor")

@@ -16,6 +16,7 @@ import warnings
 import numpy as np
 
 from ..core import ops, special
+from ..tracebacks import user_stacklevel
 from .graph import Tensor, as_tensor_of
 from .values import default_float, descending_order, dims, named, overload, summand
 
@@ -255,7 +256,7 @@ def meshgrid(*tensors, indexing=None):
         tensors = tuple(tensors[0])
     if indexing is None:
         warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass the "
-                      "indexing argument.", UserWarning, stacklevel=2)
+                      "indexing argument.", UserWarning, stacklevel=user_stacklevel())
         indexing = "ij"
     shape = [t.numel() for t in tensors]
     if indexing == "xy" and len(shape) > 1:

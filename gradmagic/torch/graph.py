@@ -25,6 +25,7 @@ from .._backend import xp_of
 from ..core import ops
 from ..core.context import LEVEL
 from ..core.tensor import Tensor as CoreTensor
+from ..tracebacks import user_stacklevel
 from .hooks import register_node_hook
 from .mismatch import mismatch
 from .names import node_name, node_type
@@ -274,7 +275,7 @@ class Tensor(CoreTensor):
                 "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its "
                 ".grad attribute won't be populated during autograd.backward(). If you indeed want "
                 "the .grad field to be populated for a non-leaf Tensor, use .retain_grad() on the "
-                "non-leaf Tensor.", UserWarning, stacklevel=2)
+                "non-leaf Tensor.", UserWarning, stacklevel=user_stacklevel())
         return self.grad_value
 
     @grad.setter

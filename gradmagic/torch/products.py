@@ -22,6 +22,7 @@ import warnings
 import numpy as np
 
 from ..core import ops
+from ..tracebacks import user_stacklevel
 from .functions import meshgrid
 from .graph import as_tensor_of
 from .linalg import inv
@@ -278,7 +279,7 @@ def cov(self, *, correction=1, fweights=None, aweights=None):
         norm = w_sum - correction
     if float(getattr(norm, "value", norm)) <= 0:
         warnings.warn("cov(): degrees of freedom is <= 0. Correction should be strictly less than the "
-                      "number of observations.", UserWarning, stacklevel=2)
+                      "number of observations.", UserWarning, stacklevel=user_stacklevel())
         norm = norm * 0
     centred = x - avg.unsqueeze(1)
     c = ops.matmul(centred, (centred if w is None else centred * w).t())
@@ -397,7 +398,7 @@ def chain_matmul(*matrices, out=None):
     matrices, in the cheapest order, as ``torch.linalg.multi_dot``."""
     warnings.warn("torch.chain_matmul is deprecated and will be removed in a future PyTorch release. Use "
                   "torch.linalg.multi_dot instead, which accepts a list of two or more tensors rather than "
-                  "multiple parameters.", UserWarning, stacklevel=2)
+                  "multiple parameters.", UserWarning, stacklevel=user_stacklevel())
     if not matrices:
         raise RuntimeError("chain_matmul(): Expected one or more matrices")
     for m in matrices:

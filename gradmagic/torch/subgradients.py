@@ -18,6 +18,7 @@ import numpy as np
 from .._backend import xp_of
 from ..core import ops
 from ..core.primitive import composite
+from ..tracebacks import user_stacklevel
 from .autograd.function import Function
 from .values import named
 
@@ -71,7 +72,7 @@ def variance(x, dim, correction, keepdim, fn="var"):
     if count - correction > 0:
         return ops.var(x, None if dim is None else _axes(dim, x.ndim), ddof=correction,
                        keepdims=keepdim)
-    warnings.warn(DOF.format(fn), UserWarning, stacklevel=3)
+    warnings.warn(DOF.format(fn), UserWarning, stacklevel=user_stacklevel())
     return named(NoDegreesOfFreedom.apply(x, dim, correction, keepdim), "VarBackward0")
 
 
@@ -80,7 +81,7 @@ def standard_deviation(x, dim, correction, keepdim):
     """``Tensor.std``: the square root of ``variance``, its gradient 0 where it is 0."""
     count = int(np.prod([x.value.shape[a] for a in _axes(dim, x.ndim)], dtype=np.int64))
     if count - correction <= 0:
-        warnings.warn(DOF.format("std"), UserWarning, stacklevel=4)
+        warnings.warn(DOF.format("std"), UserWarning, stacklevel=user_stacklevel())
         v = NoDegreesOfFreedom.apply(x, dim, correction, keepdim)
     else:
         v = ops.var(x, None if dim is None else _axes(dim, x.ndim), ddof=correction, keepdims=keepdim)

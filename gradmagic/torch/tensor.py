@@ -19,6 +19,7 @@ from ..core.tensor import Tensor as CoreTensor
 from ..core.tensor import to_array
 from .._backend import default_xp, to_host
 from .._dtypes import FrameworkDType
+from ..tracebacks import user_stacklevel
 from .graph import as_tensor_of
 from .hooks import register
 from .modes import GRAD, INFERENCE, tangent_of
@@ -578,7 +579,7 @@ def make(value, dtype=None, requires_grad=False, device=None, fn="torch.tensor",
         if dropped[0]:  # PyTorch's warning, at the user's torch.tensor([...]) line
             warnings.warn("Converting a tensor with requires_grad=True to a scalar may lead to "
                           "unexpected behavior.\nConsider using tensor.detach() first.", UserWarning,
-                          stacklevel=3)
+                          stacklevel=user_stacklevel())
     if dtype is None and not hasattr(value, "dtype"):
         host = np.asarray(value)
         dtype = {"f": default_float(), "i": DEFAULT_INT, "u": DEFAULT_INT}.get(host.dtype.kind, host.dtype)

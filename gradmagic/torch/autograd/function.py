@@ -20,6 +20,7 @@ from ...core.custom import CustomCall, custom_primitive
 from ...core.ops import astype
 from ...core.primitive import Primitive, variadic
 from ...core.tensor import Tensor as CoreTensor
+from ...tracebacks import user_stacklevel
 from ..graph import CHANGES, FREED, Node, Tensor, as_tensor_of
 from ..modes import DUAL, GRAD, no_grad
 from .forward_ad import function_tangents, unheard_by
@@ -465,7 +466,7 @@ def _dirty(ctx, args, before, result, outs, cls):
         if k is None:
             warnings.warn("ctx.mark_dirty() received a tensor that was not an input. Only input "
                           "Tensors that have been mutated should be passed to ctx.mark_dirty().",
-                          UserWarning, stacklevel=3)
+                          UserWarning, stacklevel=user_stacklevel())
         elif GRAD.get() and not any(o is t for o in returned):
             raise RuntimeError("Some elements marked as dirty during the forward method were not "
                                "returned as output. The inputs that are modified inplace must all "

@@ -11,6 +11,7 @@ import numpy as np
 
 from ..._backend import to_host, xp_of
 from ...core.context import unheard
+from ...tracebacks import user_stacklevel
 from ..graph import Tensor, as_tensor_of
 from ..walk import grad
 from .forward_ad import dual_level, make_dual, unpack_dual
@@ -128,7 +129,7 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
         if inputs[k].dtype != np.float64:
             warnings.warn(f"Input #{k} requires gradient and is not a double precision floating "
                           "point or complex. This check will likely fail if all the inputs are "
-                          "not of double precision floating point or complex. ", stacklevel=2)
+                          "not of double precision floating point or complex. ", stacklevel=user_stacklevel())
     modes = []  # (how the analytical Jacobian was computed, in the failure's words; it)
     if check_backward_ad:
         modes.append(("", _analytical(_outputs(func, inputs), inputs, wanted)))

@@ -7,6 +7,7 @@ it differs from PyTorch's; it is a constant to the gradient.
 
 import warnings
 
+from ...tracebacks import user_stacklevel
 from ..graph import as_tensor_of
 from ..values import DEFAULT_GENERATOR, named
 
@@ -83,7 +84,7 @@ def _rank_warning(fn, ndim, spatial):
         f"future release. To retain the behavior and silence this warning, please use dropout instead. Note "
         f"that {fn} exists to provide channel-wise dropout on inputs with {spatial} spatial dimensions, a "
         f"channel dimension, and an optional batch dimension (i.e. {spatial + 1}D or {spatial + 2}D inputs).",
-        stacklevel=3)
+        stacklevel=user_stacklevel())
 
 
 def dropout2d(input, p=0.5, training=True, inplace=False):
@@ -98,7 +99,7 @@ def dropout2d(input, p=0.5, training=True, inplace=False):
             "desired - input is interpreted as shape (N, C, L), where C is the channel dim. This behavior will "
             "change in a future release to interpret the input as one without a batch dimension, i.e. shape "
             "(C, H, W). To maintain the 1D channel-wise dropout behavior, please switch to using dropout1d "
-            "instead.", stacklevel=2)
+            "instead.", stacklevel=user_stacklevel())
     return _dropout(input, p, training, inplace, feature=True)
 
 

@@ -13,6 +13,7 @@ import numpy as np
 
 from ...core import ops, special, statistics
 from ...core.primitive import composite
+from ...tracebacks import user_stacklevel
 from ..modes import is_grad_enabled
 from ..subgradients import vector_norm
 from ..values import named
@@ -63,7 +64,7 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
         warnings.warn("reduction: 'mean' divides the total loss by both the batch size and the support "
                       "size.'batchmean' divides only by the batch size, and aligns with the KL div math "
                       "definition.'mean' will be changed to behave the same as 'batchmean' in the next "
-                      "major release.", UserWarning, stacklevel=2)
+                      "major release.", UserWarning, stacklevel=user_stacklevel())
     if reduction != "batchmean":
         valid(reduction)
     broadcastable(target, input)

@@ -17,6 +17,7 @@ import numpy as np
 
 from ...core import ops
 from ...core.primitive import composite
+from ...tracebacks import user_stacklevel
 from ..values import named
 from .pooling import adaptive_avg_pool1d, adaptive_avg_pool2d
 
@@ -227,7 +228,7 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
 
 def _deprecated(name):
     warnings.warn(f"`nn.functional.{name}` is deprecated. Use `nn.functional.interpolate` instead.",
-                  stacklevel=3)
+                  stacklevel=user_stacklevel())
 
 
 def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
