@@ -255,8 +255,9 @@ def test_custom_vjp_bwd_must_return_a_tuple_of_the_right_length():
         return x * y
 
     h.defvjp(lambda x, y: (x * y, (x, y)), lambda res, g: g * res[1])
-    with pytest.raises(TypeError, match="Custom VJP bwd rule must produce a tuple of length equal "
-                                        r"to the primal args tuple length \(2\)"):
+    with pytest.raises(TypeError, match=r"must produce a tuple of length equal to the number of arguments "
+                                        r"to the primal function, but got bwd output structure PyTreeDef\(\*\) "
+                                        r"for primal input structure PyTreeDef\(\(\*, \*\)\)"):
         grad(h)(2.0, 3.0)
 
 
@@ -623,8 +624,8 @@ def test_take_modes_and_at_add_values_as_jax():
 def test_an_update_at_a_list_index_is_refused_as_jax_refuses_it():
     with pytest.raises(TypeError, match="Using a non-tuple sequence for multidimensional indexing"):
         jnp.zeros(3).at[[0, 0, 2]].add(1.0)
-    with pytest.raises(NotImplementedError, match=r"x.at\[index\].multiply\(values\) with a repeated"):
-        jnp.ones(3).at[jnp.array([0, 0])].multiply(2.0)
+    # JAX 0.10.2: a repeated index multiplies once per repeat
+    assert jnp.ones(3).at[jnp.array([0, 0])].multiply(2.0).tolist() == [4.0, 1.0, 1.0]
 
 
 # -- names JAX's autodiff tutorials use ----------------------------------------------------------------
@@ -760,8 +761,8 @@ def test_at_min_max_and_get_fill_as_jax():
     assert float(jax.grad(lambda v: x.at[1].min(v).sum())(5.0)) == 0.5
     assert float(x.at[5].get(mode="fill", fill_value=-1.0)) == -1.0 and float(x.at[1].get()) == 5.0
     assert x.at[jnp.array([1, 7])].get(mode="fill", fill_value=0.0).tolist() == [5.0, 0.0]
-    with pytest.raises(NotImplementedError, match=r"x\.at\[index\]\.min\(values\) with a repeated index"):
-        x.at[jnp.array([0, 0])].min(jnp.array([0.5, -1.0]))
+    # JAX 0.10.2: at a repeated index, the smallest of the element and all its values
+    assert x.at[jnp.array([0, 0])].min(jnp.array([0.5, -1.0])).tolist() == [-1.0, 5.0, 3.0]
 
 
 def test_python_ints_that_do_not_fit_int32_and_jit_outputs_as_jax():

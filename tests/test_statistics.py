@@ -189,9 +189,18 @@ def test_float32_stays_float32(fn):
 
 
 # -- what has no gradient says so -----------------------------------------------------------
+def _percentile_of_a_watched_q(t):
+    """``np.percentile(t, q)`` with a ``q`` that a tape follows (a constant ``q`` is fine)."""
+    q = gm.constant(50.0)
+    with gm.GradientTape() as tape:
+        tape.watch(q)
+        return np.percentile(t, q)
+
+
 @pytest.mark.parametrize("call, match", [
-    (lambda t: np.percentile(t, gm.constant(50.0)), r"np.percentile\(q=...\): gradmagic differentiates with respect to a only"),
-    (lambda t: np.quantile(t, 0.5, method="nearest"), r"np.quantile\(method='nearest'\): only method='linear'"),
+    (lambda t: _percentile_of_a_watched_q(t), r"np.percentile\(q=...\): gradmagic differentiates with respect to a only"),
+    (lambda t: np.quantile(t, 0.5, method="weibull"), r"np.quantile\(method='weibull'\): gradmagic has gradients for the "
+                                                      r"methods 'linear', 'lower', 'higher', 'nearest', 'midpoint' only"),
     (lambda t: np.median(t, out=np.zeros(())), r"np.median\(out=...\)"),
     (lambda t: np.real(t.astype(np.complex128)), r"np.real of complex values"),
 ], ids=["percentile-q-tensor", "quantile-method", "median-out", "real-complex"])

@@ -18,11 +18,13 @@ import numpy as np
 
 from .._array_api import numpy_names
 from .._backend import kind, numpy_dtype, xp_of
-from ..errors import GradientValueError, NoGradientError
+from ..errors import GradientValueError
+from ..tracebacks import user_stacklevel
 from . import ops
 from .primitive import composite
-from .statistics import axes_last, quantile, sort, take_along_axis
-from .tensor import Tensor, raw
+from .statistics import (axes_last, interpolated, quantile, quantile_levels, quantile_picks, sort,
+                         take_along_axis)
+from .tensor import raw
 
 
 def _xp(a):
@@ -51,7 +53,7 @@ def _all_nan(mask, axis, keepdims):
     empty = xp.all(mask, axis=ops.axes_of(axis, mask.ndim), keepdims=keepdims)
     if not bool(xp.any(empty)):
         return None
-    warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=4)
+    warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=user_stacklevel())
     return empty
 
 
@@ -143,7 +145,7 @@ def _nanvar(a, axis, dtype, ddof, keepdims, mean, fn):
         var = total / xp.astype(dof, values.dtype)
     bad = dof <= 0
     if bool(xp.any(bad)):
-        warnings.warn("Degrees of freedom <= 0 for slice.", RuntimeWarning, stacklevel=4)
+        warnings.warn("Degrees of freedom <= 0 for slice.", RuntimeWarning, stacklevel=user_stacklevel())
         var = ops.where(bad, np.nan, var)
     return var
 
@@ -170,38 +172,30 @@ def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=np._NoValue, *, 
 
 
 # -- order statistics over the numbers of each slice -------------------------------------
-def _q_array(q, fn):
-    if isinstance(q, Tensor):
-        raise NoGradientError(f"{fn}(q=...): gradmagic differentiates with respect to a only; "
-                              "give q as a number or a NumPy array")
-    return np.asarray(q, dtype=np.float64)
-
-
 def _nanquantiles(a, q, axis, method, keepdims, fn):
-    """Quantiles ``q`` (in [0, 1]) of the numbers of ``a`` over ``axis``, interpolated
-    linearly as NumPy's default method; NaN where a slice has no number."""
-    if method != "linear":
-        raise NoGradientError(f"{fn}(method={method!r}): only method='linear' (the default) "
-                              "has a gradient in gradmagic")
+    """Quantiles ``q`` (in [0, 1]) of the numbers of ``a`` over ``axis``, by NumPy's
+    ``method`` (linear interpolation by default); NaN where a slice has no number."""
+    quantile_picks(np, q, method, fn)  # a method without a gradient is refused first
     if np.any((q < 0) | (q > 1)) or np.any(np.isnan(q)):
         raise GradientValueError(f"{fn}(q=...): expected quantiles in range, got {q.tolist()}")
     if _nan_mask(a) is None:  # no NaN: NumPy's nanquantile is np.quantile
-        return quantile(a, q, axis=axis, keepdims=keepdims)
+        return quantile(a, q, axis=axis, method=method, keepdims=keepdims)
     merged, kept, keep_shape = axes_last(a, axis, fn)
     xp, values = _xp(a), raw(merged)
     count = xp.sum(~xp.isnan(values), axis=-1, keepdims=True)  # (*kept, 1)
     ordered = sort(merged, axis=-1)  # the NaNs last, so each slice's numbers come first
     dtype = numpy_dtype(values.dtype)
-    pos = xp.astype(count - 1, xp.float64) * xp.asarray(q.reshape(-1))  # (*kept, q.size)
-    lo = xp.floor(pos)
-    frac = xp.astype(pos - lo, values.dtype if kind(dtype) == "f" else xp.float64)
-    lo = xp.astype(xp.maximum(lo, 0), xp.int64)
-    hi = xp.minimum(lo + 1, xp.maximum(count - 1, 0))
-    below = take_along_axis(ordered, lo, axis=-1)
-    above = take_along_axis(ordered, hi, axis=-1)
-    result = below + (above - below) * frac
+    levels = xp.asarray(q.reshape(-1))
+    pos = xp.astype(count - 1, levels.dtype) * levels  # (*kept, q.size), in q's dtype as NumPy
+    lo, hi, frac = quantile_picks(xp, pos, method, fn)
+    top = xp.maximum(count - 1, 0)
+    lo, hi = (xp.minimum(xp.maximum(xp.astype(i, xp.int64), 0), top) for i in (lo, hi))
+    if frac is not None:
+        frac = xp.astype(frac, values.dtype if kind(dtype) == "f" else xp.float64)
+    result = interpolated(take_along_axis(ordered, lo, axis=-1),
+                          take_along_axis(ordered, hi, axis=-1), frac)
     if bool(xp.any(count == 0)):
-        warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=4)
+        warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=user_stacklevel())
         result = ops.where(count == 0, np.nan, result)
     result = ops.moveaxis(result, -1, 0)  # q first, as NumPy
     return ops.reshape(result, q.shape + (keep_shape if keepdims else kept))
@@ -212,7 +206,7 @@ def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear
                 keepdims=np._NoValue, *, weights=None, interpolation=None):
     """``np.nanquantile``: ``np.quantile`` of each slice's numbers (NaN where it has none)."""
     ops.unsupported("np.nanquantile", out=out, weights=weights, interpolation=interpolation)
-    return _nanquantiles(a, _q_array(q, "np.nanquantile"), axis, method, _keepdims(keepdims),
+    return _nanquantiles(a, quantile_levels(q, "np.nanquantile"), axis, method, _keepdims(keepdims),
                          "np.nanquantile")
 
 
@@ -221,8 +215,8 @@ def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="line
                   keepdims=np._NoValue, *, weights=None, interpolation=None):
     """``np.nanpercentile``: ``nanquantile`` of ``q / 100``."""
     ops.unsupported("np.nanpercentile", out=out, weights=weights, interpolation=interpolation)
-    return _nanquantiles(a, _q_array(q, "np.nanpercentile") / 100, axis, method, _keepdims(keepdims),
-                         "np.nanpercentile")
+    levels = np.true_divide(quantile_levels(q, "np.nanpercentile"), 100)  # in q's dtype, as NumPy
+    return _nanquantiles(a, levels, axis, method, _keepdims(keepdims), "np.nanpercentile")
 
 
 @composite("onto the middle numbers")

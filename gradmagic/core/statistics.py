@@ -17,7 +17,9 @@ import numpy as np
 from .._array_api import numpy_names
 from .._backend import kind, numpy_dtype, xp_of
 from ..errors import GradientValueError, NoGradientError
+from ..tracebacks import user_stacklevel
 from . import ops
+from .context import stack
 from .primitive import composite
 from .tensor import Tensor, raw
 
@@ -104,16 +106,55 @@ def _nan_where_nan(result, merged):
     return ops.where(has_nan, xp.nan, result) if bool(xp.any(has_nan)) else result
 
 
-def _quantiles(a, q, axis, method, keepdims, fn):
-    """Quantiles ``q`` (in [0, 1]) of ``a`` over ``axis``, interpolated linearly as
-    NumPy's default method: the result has ``q``'s shape first."""
-    if method != "linear":
-        raise NoGradientError(f"{fn}(method={method!r}): only method='linear' (the default) "
-                              "has a gradient in gradmagic")
+QUANTILE_METHODS = ("linear", "lower", "higher", "nearest", "midpoint")  # those with a gradient
+
+
+def quantile_levels(q, fn):
+    """``q`` as a NumPy array of floats, in its own float dtype (float64 for numbers, lists
+    and integers), where NumPy computes the positions: a Tensor that no tape follows (nor a
+    dialect's ``requires_grad``) is a constant like any array; one a gradient could flow to
+    is refused, since gradmagic differentiates with respect to ``a`` only."""
     if isinstance(q, Tensor):
-        raise NoGradientError(f"{fn}(q=...): gradmagic differentiates with respect to a only; "
-                              "give q as a number or a NumPy array")
-    q = np.asarray(q, dtype=np.float64)
+        if getattr(q, "requires_grad", False) or any(
+                t.records and (t.follows(q) or t.watches_on_use(q)) for t in stack()):
+            raise NoGradientError(f"{fn}(q=...): gradmagic differentiates with respect to a "
+                                  "only, and a gradient is being taken with respect to this q; "
+                                  "give q as a constant (a number, a NumPy array, or "
+                                  "stop_gradient(q))")
+        q = q.numpy()
+    q = np.asarray(q)
+    return q if q.dtype.kind == "f" else q.astype(np.float64)
+
+
+def quantile_picks(xp, pos, method, fn):
+    """For NumPy's quantile ``method``, at virtual positions ``pos`` (``q (n - 1)``) in each
+    sorted slice: the positions of the lower and upper elements it takes (floats, not yet
+    clipped to the slice) and the weight of the upper (None where it takes one element)."""
+    if method not in QUANTILE_METHODS:
+        raise NoGradientError(f"{fn}(method={method!r}): gradmagic has gradients for the "
+                              f"methods {', '.join(map(repr, QUANTILE_METHODS))} only")
+    lo, hi = xp.floor(pos), xp.ceil(pos)
+    if method == "linear":
+        return lo, lo + 1, pos - lo
+    if method == "midpoint":
+        return lo, hi, (hi - lo) * 0.5
+    pick = {"lower": lo, "higher": hi, "nearest": xp.round(pos)}[method]  # round: half to even
+    return pick, pick, None
+
+
+def interpolated(below, above, frac):
+    """``below`` where ``frac`` is None, else NumPy's ``_lerp``: ``below + (above - below)
+    frac``, computed from ``above`` where ``frac >= 0.5`` (as NumPy, to its last bit)."""
+    if frac is None:
+        return below
+    diff = above - below
+    return ops.where(frac >= 0.5, above - diff * (1 - frac), below + diff * frac)
+
+
+def _quantiles(a, q, axis, method, keepdims, fn):
+    """Quantiles ``q`` (in [0, 1]) of ``a`` over ``axis``, by NumPy's ``method`` (linear
+    interpolation by default): the result has ``q``'s shape first."""
+    q = quantile_levels(q, fn)
     if np.any((q < 0) | (q > 1)) or np.any(np.isnan(q)):
         raise GradientValueError(f"{fn}(q=...): expected quantiles in range, got {q.tolist()}")
     merged, kept, keep_shape = _to_last(a, axis, fn)
@@ -121,14 +162,15 @@ def _quantiles(a, q, axis, method, keepdims, fn):
     if n == 0:
         raise GradientValueError(f"{fn}: the slice to reduce is empty")
     ordered = sort(merged, axis=-1)
-    pos = q * (n - 1)
-    lo = np.floor(pos).astype(np.intp)
-    hi = np.minimum(lo + 1, n - 1)
-    frac = (pos - lo).astype(numpy_dtype(raw(merged).dtype) if kind(raw(merged).dtype) == "f" else np.float64)
+    lo, hi, frac = quantile_picks(np, q * (n - 1), method, fn)
+    lo, hi = (np.clip(i, 0, n - 1).astype(np.intp) for i in (lo, hi))
     xp = _xp(merged)
     below = ops.getitem(ordered, (Ellipsis, xp.asarray(lo.reshape(-1))))
     above = ops.getitem(ordered, (Ellipsis, xp.asarray(hi.reshape(-1))))
-    result = below + (above - below) * xp.asarray(frac.reshape(-1))  # (*kept, q.size)
+    if frac is not None:
+        dtype = numpy_dtype(raw(merged).dtype) if kind(raw(merged).dtype) == "f" else np.float64
+        frac = xp.asarray(frac.astype(dtype).reshape(-1))
+    result = interpolated(below, above, frac)  # (*kept, q.size)
     result = _nan_where_nan(result, merged)
     result = ops.moveaxis(result, -1, 0)  # q first, as NumPy
     result = ops.reshape(result, q.shape + kept)
@@ -148,9 +190,8 @@ def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", 
 def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
                weights=None, interpolation=None):
     ops.unsupported("np.percentile", out=out, weights=weights, interpolation=interpolation)
-    if isinstance(q, Tensor):
-        return _quantiles(a, q, axis, method, keepdims, "np.percentile")  # says why it cannot
-    return _quantiles(a, np.asarray(q, dtype=np.float64) / 100, axis, method, keepdims, "np.percentile")
+    levels = np.true_divide(quantile_levels(q, "np.percentile"), 100)  # in q's dtype, as NumPy
+    return _quantiles(a, levels, axis, method, keepdims, "np.percentile")
 
 
 @composite("onto the elements picked")
@@ -372,7 +413,7 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
         fact = w_sum if ddof == 0 else w_sum - ddof if aweights is None else (
             w_sum - ddof * float(np.sum(w * aw)) / w_sum)
     if fact <= 0:
-        warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=3)
+        warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=user_stacklevel())
         fact = 0.0
     x = x - ops.expand_dims(avg, 1)
     x_t = ops.transpose(x if w is None else x * _xp(x).asarray(w.astype(dtype)))

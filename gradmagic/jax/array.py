@@ -12,10 +12,11 @@ import numpy as np
 
 from ..core import ops
 from ..core.context import stack
-from ..core.kinks import absolute_one_at_zero, maximum_halves, minimum_halves
+from ..core.kinks import absolute_one_at_zero
 from ..core.primitive import computed_in
 from ..core.tensor import Tensor
 from ..debug.nans import no_first_nan_stop
+from ..tracebacks import user_stacklevel
 from .errors import concretization
 from .indexing import bounded, values
 from .mismatch import mismatch
@@ -36,7 +37,7 @@ class Config:
         if name == "jax_enable_x64":
             self.jax_enable_x64 = bool(value)
         elif name in UNCHECKED and value:  # turning one on says so, and what does the job
-            warnings.warn(no_first_nan_stop("gradmagic.jax", f"JAX's {name}"), stacklevel=2)
+            warnings.warn(no_first_nan_stop("gradmagic.jax", f"JAX's {name}"), stacklevel=user_stacklevel())
         elif not name.startswith("jax_"):
             raise AttributeError(f"Unrecognized config option: {name}")
 
@@ -148,13 +149,24 @@ def _plain_index(index):
 
 
 class _Update:
-    """``x.at[index]``: ``set``, ``add``, ``multiply``, ``min``, ``max``, ``get``: a new array,
-    differentiable; ``add`` at a repeated index adds each value, as JAX's scatter-add does.
-    An out-of-bounds index drops its update (JAX's default, ``mode="drop"``), or is clamped
-    with ``mode="clip"``."""
+    """``x.at[index]``: ``get``, ``set``, ``add``, ``subtract``, ``multiply`` (``mul``),
+    ``divide``, ``power``, ``min``, ``max``, ``apply``: a new array, differentiable. An
+    element the index names more than once takes every update, as JAX's scatters do
+    (``add`` adds each value, ``multiply`` multiplies by each, ``min`` takes the smallest of
+    all); ``set`` keeps the last. An out-of-bounds index drops its update (JAX's default,
+    ``mode="drop"``), or is clamped with ``mode="clip"``. Where JAX has no gradient for
+    ``multiply``, ``divide``, ``power`` (without ``unique_indices=True``) and ``apply``, this
+    gives the exact one."""
+
+    METHODS = ("get", "set", "add", "subtract", "multiply", "mul", "divide", "power", "min",
+               "max", "apply")
 
     def __init__(self, array, index):
         self.array, self.index = array, _plain_index(index)
+
+    def __getattr__(self, name):
+        raise AttributeError(f"x.at[index].{name} does not exist: it maps "
+                             f"{', '.join(self.METHODS)}")
 
     def get(self, mode=None, fill_value=None, *, indices_are_sorted=False, unique_indices=False):
         """The elements at the index: an out-of-bounds index clamped (``mode="clip"``, and by
@@ -173,55 +185,99 @@ class _Update:
                                                                 self.array.dtype)))
 
     def _scatter(self, mode, update):
-        """``update(array, index, crop)`` where an out-of-bounds index is clamped
-        (``mode="clip"``) or, by default, points one past the end of the array padded by one
-        on its axis, so that its update lands outside ``crop`` and is dropped."""
+        """``update(array, index)`` where an out-of-bounds index is clamped (``mode="clip"``)
+        or, by default, points one past the end of the array padded by one on its axis, so
+        that its update lands outside the array and is dropped."""
         out = bounded(self.array.shape, self.index)
         if out is None or mode in ("clip", "promise_in_bounds"):
-            return update(self.array, self.index if out is None else out.clamped, None)
+            return update(self.array, self.index if out is None else out.clamped)
         shape = self.array.shape
         crop = tuple(slice(0, n) for n in shape)
         padded = np.pad(self.array, [(0, e - n) for n, e in zip(shape, out.extended)])
-        return update(padded, out.dropped, crop)[crop]
+        return update(padded, out.dropped)[crop]
 
     def set(self, values, *, mode=None, indices_are_sorted=False, unique_indices=False):
-        return self._scatter(mode, lambda a, i, crop: ops.index_set(a, i, asarray(values, a.dtype)))
+        return self._scatter(mode, lambda a, i: ops.index_set(a, i, asarray(values, a.dtype)))
 
     def add(self, values, *, mode=None, indices_are_sorted=False, unique_indices=False):
-        return self._scatter(mode, lambda a, i, crop: ops.index_add(a, i, asarray(values, a.dtype)))
+        return self._scatter(mode, lambda a, i: ops.index_add(a, i, asarray(values, a.dtype)))
+
+    def subtract(self, values, *, mode=None, indices_are_sorted=False, unique_indices=False):
+        return self._scatter(mode, lambda a, i: ops.index_add(a, i, -asarray(values, a.dtype)))
 
     def multiply(self, values, *, mode=None, indices_are_sorted=False, unique_indices=False):
-        def update(a, i, crop):
-            if _repeated(a, i, crop):  # JAX multiplies once per repeat; set would do it once
-                raise NotImplementedError("x.at[index].multiply(values) with a repeated index is "
-                                          "not supported in gradmagic.jax (JAX multiplies once per "
-                                          "repeat): multiply by a factor array built with .at[].set")
-            return ops.index_set(a, i, a[i] * values)
-        return self._scatter(mode, update)
+        return self._scatter(mode, lambda a, i: _each(a, i, values, lambda old, v: old * v))
+
+    mul = multiply
+
+    def divide(self, values, *, mode=None, indices_are_sorted=False, unique_indices=False):
+        """``x / ones.at[index].multiply(values)``, as JAX computes it."""
+        return self.array / self._factor(values, mode)
+
+    def power(self, values, *, mode=None, indices_are_sorted=False, unique_indices=False):
+        """``x ** ones.at[index].multiply(values)``, as JAX computes it."""
+        return self.array ** self._factor(values, mode)
+
+    def _factor(self, values, mode):
+        ones = asarray(np.ones(self.array.shape, self.array.dtype))
+        return _Update(ones, self.index).multiply(values, mode=mode)
+
+    def apply(self, func, *, mode=None, indices_are_sorted=False, unique_indices=False):
+        """``func`` (elementwise) applied at the index, once per time it names an element."""
+        return self._scatter(mode, lambda a, i: _each(a, i, 0, lambda old, v: func(old)))
 
     def min(self, values, *, mode=None, indices_are_sorted=False, unique_indices=False):
-        """The smaller of each element and its value; at a tie each gets half the gradient,
-        as JAX's minimum."""
-        return self._once("min", minimum_halves, values, mode)
+        """The smallest of each element and its values; at a tie the gradient is shared
+        equally among those equal to it, as JAX's."""
+        return self._scatter(mode, lambda a, i: _extreme(a, i, values, np.minimum))
 
     def max(self, values, *, mode=None, indices_are_sorted=False, unique_indices=False):
-        return self._once("max", maximum_halves, values, mode)
-
-    def _once(self, name, fn, values, mode):
-        def update(a, i, crop):
-            if _repeated(a, i, crop):
-                raise NotImplementedError(f"x.at[index].{name}(values) with a repeated index is not "
-                                          "supported in gradmagic.jax: reduce the values of each "
-                                          "index first (jnp.minimum / jnp.maximum), then .at[].set")
-            return ops.index_set(a, i, fn(a[i], asarray(values, a.dtype)))
-        return self._scatter(mode, update)
+        return self._scatter(mode, lambda a, i: _extreme(a, i, values, np.maximum))
 
 
-def _repeated(a, index, crop):
-    """Whether ``index`` names an element of ``a[crop]`` more than once."""
-    counts = np.zeros(a.shape, np.int64)
-    np.add.at(counts, index, 1)
-    return counts[crop or ()].max(initial=0) > 1
+def _flat_updates(a, index, values):
+    """``(positions, values)``: the flat position in ``a`` of each element ``index`` names,
+    and the value for it (``values`` broadcast over them), both 1-d."""
+    positions = np.arange(np.size(a)).reshape(np.shape(a))[index]
+    spread = ops.broadcast_to(asarray(values, a.dtype), positions.shape)
+    return positions.ravel(), ops.reshape(spread, (-1,))
+
+
+def _each(a, index, values, combine):
+    """``a`` with ``combine(element, value)`` at the index, an element named ``k`` times
+    combined ``k`` times in order (in rounds that name no element twice)."""
+    positions, v = _flat_updates(a, index, values)
+    order = np.argsort(positions, kind="stable")
+    ranked = positions[order]
+    starts = np.r_[0, np.flatnonzero(ranked[1:] != ranked[:-1]) + 1]
+    rank = np.empty_like(positions)
+    rank[order] = np.arange(len(ranked)) - np.repeat(starts, np.diff(np.r_[starts, len(ranked)]))
+    flat = ops.reshape(a, (-1,))
+    for k in range(int(rank.max(initial=-1)) + 1):
+        sel = np.flatnonzero(rank == k)
+        at = positions[sel]
+        flat = ops.index_set(flat, at, combine(ops.getitem(flat, at), ops.getitem(v, sel)))
+    return ops.reshape(flat, np.shape(a))
+
+
+def _extreme(a, index, values, reduce):
+    """JAX's scatter-min (``reduce`` ``np.minimum``) or -max: each element the smallest
+    (largest) of itself and all its values, exactly; its gradient shared equally among the
+    element and the values equal to the result (JAX's rule)."""
+    positions, v = _flat_updates(a, index, values)
+    flat = ops.reshape(a, (-1,))
+    best = np.array(flat.value)
+    reduce.at(best, positions, v.value)
+    if best.dtype.kind != "f":
+        return asarray(best.reshape(np.shape(a)))
+    kept, won = flat.value == best, v.value == best[positions]
+    count = kept.astype(best.dtype)
+    np.add.at(count, positions, won)
+    count = np.maximum(count, 1)
+    shares = ops.index_add(flat * (kept / count).astype(best.dtype), positions,
+                           v * (won / count[positions]).astype(best.dtype))
+    zero = ops.where(np.isfinite(shares.value), shares - ops.stop_gradient(shares), 0)
+    return ops.reshape(asarray(best) + zero, np.shape(a))
 
 
 def _gather(x, index):

@@ -208,8 +208,9 @@ def _length(slices, length):
     return sizes[0]
 
 
-def map(f, xs):  # noqa: A001  (JAX's name)
-    """``f`` over the leading axis of ``xs``, the results stacked: a ``scan`` with no carry."""
+def map(f, xs, *, batch_size=None):  # noqa: A001  (JAX's name)
+    """``f`` over the leading axis of ``xs``, the results stacked: a ``scan`` with no carry.
+    ``batch_size`` (JAX's batches of ``vmap``) changes nothing here, where ``vmap`` is a loop."""
     return scan(lambda _, x: ((), f(x)), (), xs)[1]
 
 

@@ -28,7 +28,7 @@ from ..core.tape import GradientTape
 from ..core.tensor import Tensor
 from ..errors import GradientValueError
 from .array import asarray
-from .tree_util import tree_flatten, tree_map, tree_unflatten
+from .tree_util import tree_flatten, tree_leaves, tree_map, tree_structure, tree_unflatten
 
 FORWARD = contextvars.ContextVar("gradmagic_jax_forward", default=False)  # inside jax.jvp
 INSIDE = contextvars.ContextVar("gradmagic_jax_inside", default=frozenset())  # rules running now
@@ -104,26 +104,72 @@ def _named(body, fun, kind):
     return kind(body)
 
 
-def _bind(fun, args, kwargs):
-    """Keyword arguments resolved to positions, as JAX resolves them."""
-    if not kwargs:
+@functools.lru_cache(maxsize=1024)
+def _signature(fun):
+    """``fun``'s signature and how many positional parameters it has (None: it has none to
+    read, a builtin's), found once per function."""
+    try:
+        sig = inspect.signature(fun)
+    except ValueError:
+        return None
+    kinds = [p.kind for p in sig.parameters.values()]
+    plain = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    return sig, len(kinds) if all(k in plain for k in kinds) else -1
+
+
+def _bind(kind, fun, args, kwargs):
+    """The arguments as positions, defaults filled in, as JAX's ``resolve_kwargs``: the rules
+    take them all positionally; arguments that do not bind, or a keyword-only one passed,
+    are JAX's TypeError."""
+    name = getattr(fun, "__name__", "f")
+    if isinstance(fun, functools.partial):  # opaque, as in JAX
+        return args if not kwargs else _bind(kind, lambda *args, **kwargs: None, args, kwargs)
+    found = _signature(fun)
+    if found is None:  # no signature (a builtin): the arguments as given
         return args
-    return inspect.signature(fun).bind(*args, **kwargs).args
+    if not kwargs and found[1] == len(args):  # the commonest: every parameter given by position
+        return args
+    try:
+        bound = found[0].bind(*args, **kwargs)
+        bound.apply_defaults()
+        passed = [k for k in bound.kwargs if k in kwargs]
+        if passed:
+            raise TypeError("The following keyword arguments could not be resolved to positions: "
+                            f"{', '.join(passed)}")
+    except TypeError as e:
+        raise TypeError(f"The input arguments to the {kind}-decorated function "
+                        f"{name} could not be resolved to positional-only "
+                        f"arguments. Binding failed with the error:\n{e}") from e
+    return bound.args
 
 
 def _per_leaf(args, nondiff, cts):
-    """One gradient per leaf of the arguments (as ``custom_gradient`` flattens them):
-    ``None`` for the non-differentiable arguments and for ``None`` cotangents."""
-    flat, it = [], iter(cts)
-    for i, a in enumerate(args):
-        n = len(flatten(a)[0])
-        if i in nondiff:
-            flat += [None] * n
-            continue
-        ct = next(it)
-        leaves = [None] * n if ct is None else flatten(ct)[0]
-        flat += leaves if len(leaves) == n else [None] * n
-    return flat
+    """One cotangent per leaf of the arguments (as ``custom_gradient`` flattens them):
+    ``None`` for the non-differentiable arguments and for ``None`` cotangents. ``cts`` is a
+    tuple (or list) with the structure of the differentiable arguments or a prefix of it, a
+    leaf standing for each leaf of its subtree, as JAX broadcasts it; else JAX's TypeError."""
+    diff = tuple(a for i, a in enumerate(args) if i not in nondiff)
+    if isinstance(cts, list) and len(cts) == len(diff):
+        cts = tuple(cts)
+    in_tree = tree_structure(diff)
+
+    def is_none(x):
+        return x is None
+    try:
+        if not isinstance(cts, tuple):
+            raise ValueError
+        subtrees = tree_structure(cts, is_leaf=is_none).flatten_up_to(diff)
+    except ValueError:
+        raise TypeError(
+            "Custom VJP bwd rule must produce an output with the same container (pytree) "
+            "structure as the args tuple of the primal function, and in particular must produce "
+            "a tuple of length equal to the number of arguments to the primal function, but got "
+            f"bwd output structure {tree_structure(cts)} for primal input structure {in_tree}.") from None
+    leaves = [ct for ct, sub in zip(tree_leaves(cts, is_leaf=is_none), subtrees)
+              for _ in tree_leaves(sub)]
+    per_arg = iter(tree_unflatten(in_tree, leaves))
+    return [leaf for i, a in enumerate(args)
+            for leaf in ([None] * len(flatten(a)[0]) if i in nondiff else flatten(next(per_arg))[0])]
 
 
 class _Reads(Listener):
@@ -278,13 +324,6 @@ class custom_vjp:  # noqa: N801  (JAX's name)
 
             def grad_fn(*g):
                 cts = bwd(*[args[i] for i in nondiff], res, tree_unflatten(out_def, list(g)))
-                n = len(args) - len(nondiff)
-                if not isinstance(cts, (tuple, list)) or len(cts) != n:
-                    got = (f"a {type(cts).__name__} of length {len(cts)}"
-                           if isinstance(cts, (tuple, list)) else type(cts).__name__)
-                    raise TypeError(f"Custom VJP bwd rule must produce a tuple of length equal to "
-                                    f"the primal args tuple length ({n}), one cotangent per "
-                                    f"differentiable argument of {name}, but got {got}.")
                 return _per_leaf(args, nondiff, cts)
             grad_fn.residuals = res  # shown in the trace as what fwd saved
             return out, grad_fn
@@ -292,7 +331,7 @@ class custom_vjp:  # noqa: N801  (JAX's name)
         self.recorded.user_forward = fwd
 
     def __call__(self, *args, **kwargs):
-        args = _bind(self.fun, args, kwargs)
+        args = _bind("custom_vjp", self.fun, args, kwargs)
         if self.fwd is None:
             raise AttributeError(f"No VJP defined for custom_vjp function {self.fun.__name__} "
                                  "using defvjp.")
@@ -346,7 +385,7 @@ class custom_jvp:  # noqa: N801  (JAX's name)
         self.defjvp(jvp)
 
     def __call__(self, *args, **kwargs):
-        args = _bind(self.fun, args, kwargs)
+        args = _bind("custom_jvp", self.fun, args, kwargs)
         if self.jvp is None:
             raise AttributeError(f"No JVP defined for custom_jvp function {self.fun.__name__} "
                                  "using defjvp.")

@@ -2,10 +2,12 @@
 order), namedtuples and the classes registered with ``register_pytree_node`` are nodes,
 ``None`` is an empty node, anything else is a leaf. Key paths as JAX's
 (``tree_flatten_with_path``, ``tree_map_with_path``, ``keystr``: ``DictKey``, ``SequenceKey``,
-``GetAttrKey``, ``FlattenedIndexKey``), ``tree_transpose``, and ``Partial``, a pytree."""
+``GetAttrKey``, ``FlattenedIndexKey``), ``register_dataclass``, ``all_leaves``,
+``tree_transpose``, and ``Partial``, a pytree."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from typing import NamedTuple
 
@@ -39,7 +41,9 @@ class PyTreeDef:
         if self.kind == "leaf":
             return [tree]
         kind, meta, children = _node(tree)
-        if kind != self.kind or len(children) != len(self.children) or kind == "dict" and meta != self.meta:
+        if (kind != self.kind or len(children) != len(self.children)
+                or kind in ("dict", "namedtuple") and meta != self.meta
+                or kind == "custom" and meta[0] is not self.meta[0]):
             raise ValueError(f"Tree structure mismatch: {tree!r} does not match the prefix {self}")
         return [x for d, c in zip(self.children, children) for x in d.flatten_up_to(c)]
 
@@ -279,6 +283,53 @@ def keystr(keys, *, simple=False, separator=""):
     if not simple:
         return separator.join(str(k) for k in keys)
     return separator.join(str(k[0]) for k in keys)
+
+
+def register_dataclass(nodetype, data_fields=None, meta_fields=None, drop_fields=()):
+    """``jax.tree_util.register_dataclass``: instances of ``nodetype`` become nodes whose
+    children are the ``data_fields`` (key paths ``.name``) and whose structure holds the
+    ``meta_fields``; on a dataclass both may be left out (the fields marked
+    ``metadata={"static": True}`` are the meta ones). Also a decorator."""
+    if data_fields is None or meta_fields is None:
+        if (data_fields is None) != (meta_fields is None):
+            raise TypeError("register_dataclass: data_fields and meta_fields must both be "
+                            f"specified when either is specified. Got {data_fields=} {meta_fields=}.")
+        if not dataclasses.is_dataclass(nodetype):
+            raise TypeError("register_dataclass: data_fields and meta_fields are required when"
+                            f" nodetype is not a dataclass. Got {nodetype=}.")
+        fields = dataclasses.fields(nodetype)
+        data_fields = [f.name for f in fields if not f.metadata.get("static", False)]
+        meta_fields = [f.name for f in fields if f.metadata.get("static", False)]
+    data_fields, meta_fields = tuple(data_fields), tuple(meta_fields)
+    if dataclasses.is_dataclass(nodetype):
+        init = {f.name for f in dataclasses.fields(nodetype) if f.init} - set(drop_fields)
+        given = {*meta_fields, *data_fields}
+        if given != init:
+            msg = ("data_fields and meta_fields must include all dataclass fields with ``init=True`` "
+                   "and only them.")
+            if init - given:
+                msg += f" Missing fields: {init - given}. Add them to drop_fields to suppress this error."
+            if given - init:
+                msg += f" Unexpected fields: {given - init}."
+            raise ValueError(msg)
+    if set(data_fields) & set(meta_fields):
+        raise ValueError("data_fields and meta_fields must not overlap. Overlapping fields: "
+                         f"{set(data_fields) & set(meta_fields)}.")
+
+    def flatten_with_keys(x):
+        return (tuple((GetAttrKey(n), getattr(x, n)) for n in data_fields),
+                tuple(getattr(x, n) for n in meta_fields))
+
+    def unflatten(meta, data):
+        return nodetype(**dict(zip(meta_fields, meta)), **dict(zip(data_fields, data)))
+    return register_pytree_with_keys(nodetype, flatten_with_keys, unflatten)
+
+
+def all_leaves(iterable, is_leaf=None):
+    """Whether every item of ``iterable`` is a leaf (``None`` is not: it is an empty node)."""
+    items = list(iterable)
+    leaves = tree_leaves(items, is_leaf)
+    return len(leaves) == len(items) and all(item is leaf for item, leaf in zip(items, leaves))
 
 
 def tree_transpose(outer_treedef, inner_treedef, pytree_to_transpose):

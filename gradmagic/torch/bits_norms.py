@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import ops
+from ..core.primitive import binary
 from ..core.tensor import Tensor as CoreTensor
 from .graph import as_tensor_of
 from .subgradients import vector_norm
@@ -64,14 +65,27 @@ def bitwise_right_shift_(self, other):
     return self.in_place(_shift(self, other, False))
 
 
-def _power(base, exponent, forward):
-    """``base ** exponent`` (``forward``: the engine's ``__pow__`` or ``__rpow__``), with
-    PyTorch's answers where integers meet negative integer exponents."""
+def power(self, exponent):
+    """``self ** exponent``: the engine's op itself, as the operator it replaces (no frame
+    more), with PyTorch's answers where integers meet negative integer exponents."""
     try:
-        return forward()
+        return binary(POWER, self, exponent)
     except ValueError as error:
-        if "negative integer powers" not in str(error) or not isinstance(exponent, CoreTensor):
-            raise RuntimeError(str(error)) from None
+        return _integer_power(self, exponent, error)
+
+
+def reverse_power(self, other):
+    try:
+        return binary(POWER, other, self)
+    except ValueError as error:
+        return _integer_power(other, self, error)
+
+
+def _integer_power(base, exponent, error):
+    """PyTorch's RuntimeError for an integer tensor to a negative integer's power, or its
+    integer answers for a tensor of exponents (1 of 1, +-1 of -1, 0 of the others)."""
+    if "negative integer powers" not in str(error) or not isinstance(exponent, CoreTensor):
+        raise RuntimeError(str(error)) from None
     b, e = (x.value if isinstance(x, CoreTensor) else np.asarray(x) for x in (base, exponent))
     dtype = np.result_type(b, e)
     signed = np.where(e % 2 == 0, 1, -1)
@@ -79,12 +93,7 @@ def _power(base, exponent, forward):
     return as_tensor_of(out.astype(dtype), exponent)
 
 
-def power(self, exponent):
-    return _power(self, exponent, lambda: CoreTensor.__pow__(self, exponent))
-
-
-def reverse_power(self, other):
-    return _power(other, self, lambda: CoreTensor.__rpow__(self, other))
+POWER = ops.power.prim
 
 
 def renorm(self, p, dim, maxnorm):

@@ -9,6 +9,7 @@ from ...core import ops, special
 from ...core.primitive import composite
 from ..array import asarray, canonical
 from ..numpy import clip
+from ..numpy import mean as jnp_mean  # with JAX's where=
 from . import initializers  # noqa: F401  (jax.nn.initializers)
 from .attention import dot_product_attention  # noqa: F401  (jax.nn.dot_product_attention)
 
@@ -25,17 +26,19 @@ def softplus(x):
     return ops.softplus(asarray(x))
 
 
-def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
+def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False, where=None):
     """``log |sum(b exp(a))|`` over ``axis``, as JAX's: ``b`` may be negative (the sum's sign
     is returned with ``return_sign``; without it, a negative sum gives NaN), a zero ``b``
-    leaves its term out, and an empty sum is ``-inf`` with sign 0."""
+    leaves its term out, as does a false ``where``, and an empty sum is ``-inf`` with sign 0."""
     a = asarray(a)
-    if b is None and not return_sign:
+    if b is None and not return_sign and where is None:
         return ops.logsumexp(a, axis=axis, keepdims=keepdims)
     b = asarray(1.0 if b is None else b, a.dtype)
-    shape = np.broadcast_shapes(a.shape, b.shape)
+    where = True if where is None else np.asarray(asarray(where).numpy())
+    shape = np.broadcast_shapes(a.shape, b.shape, np.shape(where))
     a, b = ops.broadcast_to(a, shape), ops.broadcast_to(b, shape)
-    kept = (b.value != 0) & (a.value > -np.inf)  # the terms that count
+    a = ops.where(where, a, 0)  # a masked-out entry gets no gradient, as in JAX
+    kept = (b.value != 0) & (a.value > -np.inf) & where  # the terms that count
     top = np.max(np.where(kept, a.value, -np.inf), axis=axis, keepdims=True)  # a constant shift
     top = np.where(np.isfinite(top), top, 0).astype(a.dtype)
     total = ops.sum(ops.where(kept, b * ops.exp(a - top), 0), axis=axis, keepdims=True)
@@ -48,12 +51,22 @@ def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
     return ops.where(sign < 0, np.nan, out)
 
 
-def softmax(x, axis=-1):
-    return special.softmax(asarray(x), axis)
+def _masked(x, where, fill):
+    """``x`` where ``where`` is true, ``fill`` (no gradient) elsewhere; ``x`` if no mask."""
+    return x if where is None else ops.where(np.asarray(asarray(where).numpy()), x, fill)
 
 
-def log_softmax(x, axis=-1):
-    return special.log_softmax(asarray(x), axis)
+def softmax(x, axis=-1, where=None):
+    """Softmax over ``axis``; with ``where``, over the entries it marks, the others 0 (JAX's)."""
+    x = asarray(x)
+    return _masked(special.softmax(_masked(x, where, -np.inf), axis), where, 0)
+
+
+def log_softmax(x, axis=-1, where=None):
+    """Log-softmax over ``axis``; with ``where``, over the entries it marks, the others
+    ``-inf`` (JAX's)."""
+    x = asarray(x)
+    return _masked(special.log_softmax(_masked(x, where, -np.inf), axis), where, -np.inf)
 
 
 @composite("1 strictly between 0 and 6", elementwise=True)
@@ -178,20 +191,23 @@ def glu(x, axis=-1):
 
 
 def logmeanexp(x, axis=None, where=None, keepdims=False):
-    """``log(mean(exp(x)))`` over ``axis``."""
+    """``log(mean(exp(x)))`` over ``axis`` (over the entries ``where`` marks)."""
     x = asarray(x)
-    n = x.size if axis is None else int(np.prod([x.shape[a] for a in np.atleast_1d(axis)]))
-    return ops.logsumexp(x, axis=axis, keepdims=keepdims) - np.log(float(n))
+    mask = np.broadcast_to(True if where is None else np.asarray(asarray(where).numpy()), x.shape)
+    count = np.sum(mask, axis=axis, keepdims=keepdims)
+    lse = logsumexp(x, axis=axis, keepdims=keepdims, where=where)
+    return lse - asarray(np.log(count.astype(lse.dtype)))
 
 
 def standardize(x, axis=-1, mean=None, variance=None, epsilon=1e-5, where=None):
-    """``(x - mean) / sqrt(variance + epsilon)`` over ``axis``, the variance as JAX computes
-    it, ``mean(x^2) - mean(x)^2``."""
+    """``(x - mean) / sqrt(variance + epsilon)`` over ``axis`` (the mean and variance over
+    the entries ``where`` marks), the variance as JAX computes it, ``mean(x^2) - mean(x)^2``
+    clipped at 0."""
     x = asarray(x)
     if mean is None:
-        mean = ops.mean(x, axis=axis, keepdims=True)
+        mean = jnp_mean(x, axis, keepdims=True, where=where)
     if variance is None:
-        variance = ops.mean(x * x, axis=axis, keepdims=True) - mean * mean
+        variance = clip(jnp_mean(x * x, axis, keepdims=True, where=where) - mean * mean, 0)
     return (x - mean) * ops.reciprocal(ops.sqrt(variance + epsilon))
 
 
@@ -203,11 +219,12 @@ def tanh(x):
     return ops.tanh(asarray(x))
 
 
-def one_hot(x, num_classes, *, dtype=np.float32, axis=-1):
-    """Integer classes as one-hot rows (no gradient: classes are integers)."""
+def one_hot(x, num_classes, *, dtype=None, axis=-1):
+    """Integer classes as one-hot rows (no gradient: classes are integers), in JAX's default
+    float (float64 with x64 on) unless ``dtype`` says."""
     classes = np.asarray(asarray(x).numpy())
     out = np.moveaxis(classes[..., None] == np.arange(num_classes), -1, axis)
-    return asarray(out.astype(canonical(dtype)))
+    return asarray(out.astype(canonical(np.float64 if dtype is None else dtype)))
 
 
 NAMES = ("relu", "relu6", "leaky_relu", "elu", "celu", "selu", "silu", "swish", "gelu", "soft_sign",

@@ -1,7 +1,8 @@
 """JAX's own keywords of ``jnp`` functions, which NumPy's lack: ``size`` and ``fill_value``
 (``where``, ``nonzero``, ``flatnonzero``, ``argwhere``, ``unique``), ``bincount``'s
-``length``, and the reductions' ``where`` mask and ``initial`` (``sum``, ``prod``, ``max``,
-``min``, ``mean``, ``var``, ``std``), as JAX defines them. ``extend(name, plain)`` gives
+``length``, the reductions' ``where`` mask and ``initial`` (``sum``, ``prod``, ``max``,
+``min``, ``mean``, ``var``, ``std``), and the quantiles' ``method`` (JAX's ``"nearest"``),
+as JAX defines them. ``extend(name, plain)`` gives
 ``plain`` (NumPy's function, run as ``jnp`` runs it) these keywords; a call without them is
 ``plain``'s.
 
@@ -21,7 +22,7 @@ import numpy as np
 from ...core import ops
 from ...core.kinks import maximum_halves, minimum_halves
 from ...core.tensor import Tensor
-from ..array import asarray, canonical
+from ..array import asarray, canonical, followed, wrap
 
 INDEX = np.int64  # narrowed to int32 by asarray unless x64
 
@@ -164,11 +165,71 @@ def _float(a, dtype):
     return a if a.dtype == target else ops.astype(a, target)
 
 
+# -- sorting: descending ------------------------------------------------------------------
+def sort(plain, a, axis=-1, *, kind=None, order=None, stable=True, descending=False):
+    """``descending``: the ascending sort reversed, as JAX's."""
+    result = plain(a, axis=axis, kind=kind, order=order, stable=stable)
+    return np.flip(result, -1 if axis is None else axis) if descending else result
+
+
+def argsort(plain, a, axis=-1, *, kind=None, order=None, stable=True, descending=False):
+    """``descending``: as JAX's, equal elements kept in their order (the indices of the
+    reversed array's ascending stable sort, reversed)."""
+    if not descending:
+        return plain(a, axis=axis, kind=kind, order=order, stable=stable)
+    data = _host(a)
+    if axis is None:
+        data, axis = np.ravel(data), -1
+    n = np.shape(data)[axis]
+    flipped = np.argsort(np.flip(data, axis), axis=axis, kind=kind, stable=stable)
+    return asarray(np.flip(n - 1 - flipped, axis))
+
+
+# -- quantiles: JAX's methods ---------------------------------------------------------------
+METHODS = ("linear", "lower", "higher", "midpoint", "nearest", "inverted_cdf")
+
+
+def _quantile(percent, nan):
+    """``jnp.quantile`` or ``percentile`` (``percent``), their ``nan`` forms too: NumPy's on
+    positions computed as JAX computes them, in ``a``'s float dtype (a percentile ``q`` times
+    0.01, as XLA's compiled ``q / 100``), with JAX's methods; ``"nearest"`` takes the lower of
+    two equally near elements, as JAX does (NumPy takes the even one)."""
+    name = ("nan" if nan else "") + ("percentile" if percent else "quantile")
+    quantile = np.nanquantile if nan else np.quantile
+
+    def reduce(plain, a, q, axis=None, out=None, overwrite_input=False, method="linear",
+               keepdims=False, **kwargs):
+        if method not in METHODS:
+            raise ValueError("method can only be 'linear', 'lower', 'higher', 'midpoint', "
+                             "'nearest' or 'inverted_cdf'")
+        if isinstance(q, (list, tuple)):
+            raise TypeError(f"{name} requires ndarray or scalar arguments, got {type(q)} at "
+                            "position 1.")
+        if isinstance(q, Tensor) and followed(q):  # refused, in the words of jnp's own name
+            return plain(a, q, axis=axis, out=out, keepdims=keepdims, method=method, **kwargs)
+        a = _float(a, None)
+        levels = np.asarray(_host(q), a.dtype)
+        if percent:
+            levels = levels * a.dtype.type(0.01)
+        run = functools.partial(quantile, a, levels, axis=axis, out=out, keepdims=keepdims, **kwargs)
+        if method != "nearest":
+            return wrap(run(method=method))
+        lower, higher = run(method="lower"), run(method="higher")
+        data = _host(a)
+        count = np.sum(~np.isnan(data) if nan else np.ones(np.shape(data), bool), axis=axis,
+                       keepdims=keepdims)
+        pos = levels.reshape(levels.shape + (1,) * np.ndim(count)) * (count - 1).astype(a.dtype)
+        return wrap(ops.where(pos - np.floor(pos) <= 0.5, lower, higher))
+    return reduce
+
+
 KEYWORDS = {"nonzero": nonzero, "flatnonzero": flatnonzero, "argwhere": argwhere, "where": where,
-            "unique": unique, "bincount": bincount, "sum": sum, "prod": prod, "mean": mean,
-            "var": var, "std": std, "max": _extreme("max", True, maximum_halves),
-            "min": _extreme("min", False, minimum_halves)}
-KEYWORDS.update(amax=KEYWORDS["max"], amin=KEYWORDS["min"])
+            "unique": unique, "bincount": bincount, "sort": sort, "argsort": argsort, "sum": sum,
+            "prod": prod, "mean": mean, "var": var, "std": std,
+            "max": _extreme("max", True, maximum_halves), "min": _extreme("min", False, minimum_halves)}
+KEYWORDS.update(amax=KEYWORDS["max"], amin=KEYWORDS["min"], quantile=_quantile(False, False),
+                percentile=_quantile(True, False), nanquantile=_quantile(False, True),
+                nanpercentile=_quantile(True, True))
 
 
 def extend(name, plain):

@@ -46,13 +46,32 @@ def eigvalsh(a, UPLO="L", *, symmetrize_input=True):  # noqa: N803  (JAX's name)
 
 
 def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002  (NumPy's names)
-    """NumPy's norm; a vector's 1-, inf- and -inf-norms are made of JAX's ``abs``, whose
-    derivative at 0 is 1 (NumPy's rules, TensorFlow's, give 0 there)."""
+    """NumPy's norm; the vector 1-, inf- and -inf-norms and the matrix 1-, -1-, inf- and
+    -inf-norms are made of JAX's ``abs``, whose derivative at 0 is 1 (NumPy's rules,
+    TensorFlow's, give 0 there)."""
     x = asarray(x)
     if ord in (1, np.inf, -np.inf) and (isinstance(axis, int) or axis is None and x.ndim == 1):
         reduce = {1: ops.sum, np.inf: ops.max, -np.inf: ops.min}[ord]
         return wrap(reduce(absolute(x), axis=axis, keepdims=keepdims))
+    pair = _matrix_axes(x.ndim, axis)
+    if ord in (1, -1, np.inf, -np.inf) and pair is not None:
+        row, col = pair
+        summed, reduced = (row, col) if ord in (1, -1) else (col, row)
+        reduce = ops.max if ord > 0 else ops.min
+        r = reduce(ops.sum(absolute(x), axis=summed, keepdims=True), axis=reduced, keepdims=True)
+        return wrap(r if keepdims else ops.squeeze(r, (row, col)))
     return wrap(np.linalg.norm(x, ord, axis, keepdims))
+
+
+def _matrix_axes(ndim, axis):
+    """The two axes of a matrix norm, made non-negative, or None where ``axis`` does not name
+    two distinct axes (a vector norm, or NumPy's error to give)."""
+    if axis is None:
+        axis = (0, 1) if ndim == 2 else None
+    if not isinstance(axis, tuple) or len(axis) != 2 or not all(-ndim <= a < ndim for a in axis):
+        return None
+    row, col = (a % ndim for a in axis)
+    return (row, col) if row != col else None
 
 
 def __getattr__(name):
