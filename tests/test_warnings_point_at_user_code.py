@@ -11,6 +11,11 @@ import gradmagic.torch as torch
 from gradmagic.tracebacks import user_stacklevel
 
 
+def _watch_an_integer():
+    with gm.GradientTape() as tape:
+        tape.watch(gm.constant(np.arange(3)))
+
+
 def _caught(call):
     with warnings.catch_warnings(record=True) as seen:
         warnings.simplefilter("always")
@@ -22,7 +27,7 @@ def _caught(call):
 @pytest.mark.parametrize("traced", [False, True])
 @pytest.mark.parametrize("name, call", [
     ("kl_div", lambda: torch.nn.functional.kl_div(torch.zeros(2), torch.ones(2))),  # a composite
-    ("watch", lambda: gm.GradientTape().__enter__().watch(gm.constant(np.arange(3)))),
+    ("watch", lambda: _watch_an_integer()),
     ("polyfit", lambda: np.polyfit(gm.constant(np.ones(3)), np.ones(3), 2)),
     ("chain_matmul", lambda: torch.chain_matmul(torch.eye(2), torch.eye(2))),
 ])
