@@ -28,6 +28,7 @@ from .attention import scaled_dot_product_attention  # noqa: F401
 from .dropout import alpha_dropout, dropout, dropout1d, dropout2d, dropout3d, feature_alpha_dropout  # noqa: F401
 from .normalization import batch_norm, group_norm, instance_norm, local_response_norm  # noqa: F401
 from .resize import interpolate, upsample, upsample_bilinear, upsample_nearest  # noqa: F401
+from .grid_sampling import affine_grid, grid_sample  # noqa: F401
 
 
 def _named(name):
@@ -439,7 +440,7 @@ __all__ = ["linear", "relu", "sigmoid", "tanh", "softplus", "softmax", "log_soft
            "multi_margin_loss", "pairwise_distance", "pdist", "pixel_shuffle",
            "pixel_unshuffle", "unfold", "fold", "interpolate", "upsample", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout",
            "feature_alpha_dropout", "upsample_nearest",
-           "upsample_bilinear"]
+           "upsample_bilinear", "affine_grid", "grid_sample"]
 
 
 def __getattr__(name):
