@@ -20,6 +20,7 @@ from ..tracebacks import user_stacklevel
 from .errors import concretization
 from .indexing import bounded, values
 from .mismatch import mismatch
+from .power import power
 from .indexing import fill_value as fill
 
 
@@ -128,6 +129,13 @@ Array.result_class = Array
 Array.made = staticmethod(_narrowed)
 Array.mismatch = staticmethod(mismatch)  # JAX's error where shapes do not fit
 Array.__abs__ = absolute  # abs(x), as jnp.abs
+
+
+def _rpow(self, other):
+    return power(other, self)
+
+
+Array.__pow__, Array.__rpow__ = power, _rpow  # x ** y, as jnp.power: JAX's derivatives
 
 
 class _At:

@@ -26,8 +26,8 @@ from ..core.forward import Accumulator
 from ..core.nest import flatten
 from ..core.tape import GradientTape
 from ..core.tensor import Tensor
-from ..errors import GradientValueError
-from .array import asarray
+from .array import asarray, canonical
+from .linearity import check_linear, run_heard
 from .tree_util import tree_flatten, tree_leaves, tree_map, tree_structure, tree_unflatten
 
 FORWARD = contextvars.ContextVar("gradmagic_jax_forward", default=False)  # inside jax.jvp
@@ -141,6 +141,41 @@ def _bind(kind, fun, args, kwargs):
                         f"{name} could not be resolved to positional-only "
                         f"arguments. Binding failed with the error:\n{e}") from e
     return bound.args
+
+
+def _type(x):
+    """JAX's short type of a value, ``float32[2,3]``, and whether it is a Python float (weakly
+    typed: it goes with any float type)."""
+    if isinstance(x, (int, float)) and not isinstance(x, bool):
+        dtype = canonical(np.float64 if isinstance(x, float) else np.int64)
+    else:
+        dtype = asarray(x).dtype
+    return f"{dtype.name}[{','.join(str(n) for n in np.shape(x))}]", dtype, isinstance(x, float)
+
+
+def _check_tangent_types(primal_out, tangent_out):
+    """JAX's TypeError where a JVP rule's tangent output leaf has another shape or dtype than
+    its primal output leaf. JAX wants a ``float0`` tangent for an integer output; gradmagic has
+    no float0, so such a tangent may be of any dtype (its shape is checked)."""
+    primals, tangents = tree_leaves(primal_out), tree_leaves(tangent_out)
+    if len(primals) != len(tangents):
+        return
+    wrong = []
+    for p, t in zip(primals, tangents):
+        (p_type, p_dtype, _), (t_type, t_dtype, weak) = _type(p), _type(t)
+        want = p_type if p_dtype.kind in "fc" else "float0" + p_type[p_type.index("["):]
+        if np.shape(p) != np.shape(t) or p_dtype.kind in "fc" and p_dtype != t_dtype and not (
+                weak and p_dtype.kind == "f"):
+            wrong.append((p_type, want, t_type))
+    if len(primals) == 1 and wrong:
+        (p_type, want, t_type), = wrong
+        raise TypeError("Custom JVP rule must produce primal and tangent outputs with corresponding "
+                        f"shapes and dtypes. Expected {want} (tangent type of {p_type}) but got "
+                        f"{t_type}.")
+    if wrong:
+        raise TypeError("Custom JVP rule must produce primal and tangent outputs with corresponding "
+                        "shapes and dtypes, but got:\n" + "\n".join(
+                            f"  primal {p} with tangent {t}, expecting tangent {w}" for p, w, t in wrong))
 
 
 def _per_leaf(args, nondiff, cts):
@@ -404,6 +439,7 @@ class custom_jvp:  # noqa: N801  (JAX's name)
             raise TypeError(f"Custom JVP rule {rule} for function {name} must produce a pair (list "
                             f"or tuple of length two) representing primal and tangent outputs, but "
                             f"got {out!r}.")
+        _check_tangent_types(*out)
         return out
 
     def forward(self, args, tangent):
@@ -432,41 +468,25 @@ class custom_jvp:  # noqa: N801  (JAX's name)
             with unheard():  # the trace shows this as the row of the call it belongs to
                 with GradientTape() as tape:
                     tape.watch(floats)
-                    _, tout = self._rule(args, tangents)
+                    (_, tout), heard = run_heard(lambda: self._rule(args, tangents), floats,
+                                                 [x for p in primals for x in tree_leaves(p)])
                 touts = [asarray(t) for t in tree_flatten(tout)[0]]
                 seeds = [u if isinstance(u, Tensor) else asarray(u) for u in g]
-                cts = iter(tape.gradient(touts, floats, output_gradients=[
-                    asarray(s, t.dtype) for s, t in zip(seeds, touts)], unconnected_gradients="zero"))
-            per_primal = [tree_unflatten(d, [next(cts) if z.dtype.kind == "f" else None for z in zs])
+                cts = tape.gradient(touts, floats, output_gradients=[
+                    asarray(s, t.dtype) for s, t in zip(seeds, touts)], unconnected_gradients="zero")
+            check_linear(heard, floats, touts, seeds, cts, lambda vs: self._tangents_at(args, zeros, vs),
+                         name, getattr(self.jvp, "__name__", "jvp"))
+            found = iter(cts)
+            per_primal = [tree_unflatten(d, [next(found) if z.dtype.kind == "f" else None for z in zs])
                           for (_, d), zs in zip(structs, zeros)]
-            self._check_linear(args, structs, touts, seeds, per_primal, name)
             return _per_leaf(args, nondiff, per_primal)
         return out, grad_fn
 
-    def _check_linear(self, args, structs, touts, seeds, cts, name):
-        """<g, rule(v)> == <rule transposed(g), v> for a random v, and rule(0) == 0."""
-        rng = np.random.default_rng(0)
-        with paused():
-            vs = [[asarray(rng.standard_normal(np.shape(x)).astype(asarray(x).dtype))
-                   for x in leaves] for leaves, _ in structs]
-            _, tv = self._rule(args, tuple(tree_unflatten(d, v) for (_, d), v in zip(structs, vs)))
-            lhs = sum(float(np.sum(np.asarray(_raw(s), np.float64) * np.asarray(_raw(t), np.float64)))
-                      for s, t in zip(seeds, tree_flatten(tv)[0]))
-            rhs = sum(float(np.sum(np.asarray(_raw(c), np.float64) * np.asarray(_raw(v), np.float64)))
-                      for cs, vl in zip(cts, vs) for c, v in zip(tree_flatten(cs)[0], vl)
-                      if c is not None)
-            offset = max((float(np.max(np.abs(_raw(t)))) for t in touts if np.size(_raw(t))),
-                         default=0.0)
-        tol = 1e-3 if any(asarray(t).dtype == np.float32 for t in touts) else 1e-9
-        if offset > 0 or abs(lhs - rhs) > tol * max(1.0, abs(lhs), abs(rhs)):
-            rule = getattr(self.jvp, "__name__", "jvp")
-            why = (f"with zero tangents its tangent output reaches {offset:.4g}" if offset else
-                   "along a random tangent its output is not the linear map it transposes to")
-            raise GradientValueError(
-                f"custom_jvp({name}): the JVP rule {rule} is not linear in its tangents ({why}), "
-                "so it cannot be transposed for reverse mode (jax.grad): write tangent_out as a "
-                "linear function of the tangents, e.g. jnp.cos(x) * x_dot")
-
-
-def _raw(x):
-    return x.value if isinstance(x, Tensor) else x
+    def _tangents_at(self, args, zeros, vs):
+        """The rule's tangent output leaves, called again with tangents ``vs`` for the floating
+        leaves (in order) and the ``zeros`` for the others."""
+        vs = iter(vs)
+        leaves = [[asarray(next(vs)) if z.dtype.kind == "f" else z for z in zs] for zs in zeros]
+        primals = [a for i, a in enumerate(args) if i not in self.nondiff_argnums]
+        tangents = tuple(tree_unflatten(tree_flatten(p)[1], t) for p, t in zip(primals, leaves))
+        return tree_flatten(self._rule(args, tangents)[1])[0]

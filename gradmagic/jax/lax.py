@@ -15,7 +15,9 @@ from .convolution import (ConvDimensionNumbers, conv, conv_dimension_numbers, co
 from .primitives import (FUNCTIONS, RoundingMethod, argmax, argmin, batch_matmul, broadcast,
                          broadcast_in_dim, broadcasted_iota, concatenate, convert_element_type, div,
                          dot, dot_general, expand_dims, floating, full, full_like, index_in_dim, iota,
-                         pad, rem, reshape, rev, round, slice, slice_in_dim, squeeze, top_k, transpose)
+                         pad, rem, reshape, rev, round, same_rank, slice, slice_in_dim, squeeze, top_k,
+                         transpose)
+from .power import power, traced_power
 from .tree_util import tree_map
 
 
@@ -58,16 +60,18 @@ def rsqrt(x):
 
 
 def pow(x, y):  # noqa: A001  (JAX's name)
-    """``x ** y`` elementwise: ``x`` floating, ``y`` floating or integer."""
-    return ops.power(floating("pow", x), asarray(y))
+    """``x ** y`` elementwise: ``x`` floating, ``y`` floating or integer; JAX's derivatives,
+    an integer ``y`` taken as an array (not static: see ``gradmagic.jax.power``)."""
+    x, y = same_rank("pow", x, y)
+    return traced_power(floating("pow", x), y if isinstance(y, float) else asarray(y))
 
 
 def integer_pow(x, y):
-    """``x ** y`` for a Python int ``y``; its derivative is ``y x ** (y - 1)``."""
+    """``x ** y`` for a Python int ``y``; its derivative is ``y x ** (y - 1)`` (0 for y = 0)."""
     if isinstance(y, bool) or not isinstance(y, (int, np.integer)):
         raise TypeError(f"lax.integer_pow: the exponent y must be a Python int, got "
                         f"{type(y).__name__} {y!r} (for a non-integer exponent use lax.pow)")
-    return ops.power(asarray(x), int(y))
+    return power(asarray(x), int(y))
 
 
 def select(pred, on_true, on_false):

@@ -71,9 +71,23 @@ def _unary(name, fn, float_only=True):
     return primitive
 
 
+PRIMITIVE_NAMES = {"bitwise_and": "and", "bitwise_or": "or", "bitwise_xor": "xor"}  # JAX's
+
+
+def same_rank(name, *operands):
+    """``operands``, refused in JAX's words where two that are not scalars differ in rank:
+    ``lax``'s binary primitives broadcast a scalar (a Python number, a 0-d array) and axes
+    of length 1, never a missing axis."""
+    ranks = {np.ndim(x.value if isinstance(x, Tensor) else x) for x in operands} - {0}
+    if len(ranks) > 1:
+        raise TypeError(f"{PRIMITIVE_NAMES.get(name, name)}: arrays must have the same number of "
+                        f"dimensions, got {{{', '.join(str(r) for r in sorted(ranks))}}}")
+    return operands
+
+
 def _binary(name, fn):
     def primitive(x, y):
-        return fn(*same(name, x, y))
+        return fn(*same(name, *same_rank(name, x, y)))
     primitive.__name__ = primitive.__qualname__ = name
     primitive.__doc__ = f"``lax.{name}(x, y)``: operands of one dtype, elementwise."
     return primitive
@@ -100,7 +114,7 @@ BINARY["shift_right_arithmetic"] = _binary("shift_right_arithmetic", jnp.right_s
 
 def div(x, y):
     """``x / y``; integers divide rounding toward 0 (C's), not down as ``//`` does."""
-    x, y = same("div", x, y)
+    x, y = same("div", *same_rank("div", x, y))
     if x.dtype.kind not in "iu":
         return jnp.divide(x, y)
     a, b = x.value, y.value
@@ -110,7 +124,7 @@ def div(x, y):
 
 def rem(x, y):
     """The remainder with the dividend's sign (C's ``fmod``), as ``lax.rem``."""
-    return jnp.fmod(*same("rem", x, y))
+    return jnp.fmod(*same("rem", *same_rank("rem", x, y)))
 
 
 class RoundingMethod(enum.IntEnum):

@@ -18,6 +18,7 @@ from ...core.kinks import fmax_second_at_tie, fmin_second_at_tie, maximum_halves
 from . import keywords, linalg, methods  # noqa: F401  (jnp.linalg)
 from ..array import Array, absolute, asarray, canonical, wrap
 from ..indexing import fill_value as fill
+from ..power import power as jax_power
 
 ndarray = Array
 NAMESPACE = sys.modules[__name__]  # this module, for lax's primitives, made of many of its functions
@@ -178,6 +179,22 @@ def clip(a, a_min=None, a_max=None, *, min=None, max=None):  # noqa: A002  (JAX'
     if hi is not None:
         out = minimum(out, hi)
     return out
+
+
+def power(x1, x2):
+    """``np.power``'s value with JAX's derivatives (see ``gradmagic.jax.power``)."""
+    return jax_power(*_weak([x1, x2]))
+
+
+def float_power(x1, x2):
+    """``jnp.float_power``: both operands in JAX's float type (float32 unless x64; a Python
+    number a float), then ``power``: JAX's ``lax.pow`` of floats, with its float rule."""
+    def inexact(x):
+        if isinstance(x, (int, float)) and not isinstance(x, bool):
+            return float(x)
+        x = asarray(x)
+        return x if x.dtype.kind == "f" else asarray(x, np.float64)  # narrowed unless x64
+    return jax_power(inexact(x1), inexact(x2))
 
 
 def reciprocal(x):
