@@ -543,6 +543,17 @@ def test_maximum_minimum_clip_and_abs_at_a_tie_as_jax():
     assert jax.nn.one_hot(jnp.array([0, 2]), 3).numpy().tolist() == [[1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]
 
 
+def test_maximum_minimum_give_neither_side_a_gradient_where_one_is_nan():
+    """JAX 0.10.2: grad(maximum, (0, 1))(nan, 1.) and (1., nan) are (0., 0.), as for minimum
+    (gradmagic gave the second 1); a tie still halves, and the larger takes all."""
+    for f in (jnp.maximum, jnp.minimum):
+        for a, b in ((np.nan, 1.0), (1.0, np.nan)):
+            assert [float(g) for g in jax.grad(f, argnums=(0, 1))(a, b)] == [0.0, 0.0]
+        assert [float(g) for g in jax.grad(f, argnums=(0, 1))(1.0, 1.0)] == [0.5, 0.5]
+    assert [float(g) for g in jax.grad(jnp.maximum, argnums=(0, 1))(2.0, 1.0)] == [1.0, 0.0]
+    assert np.isnan(float(jnp.maximum(np.nan, 1.0)))
+
+
 def test_fmax_fmin_give_a_tie_to_the_second_as_jax():
     """JAX writes fmax as where(x1 > x2 or x2 is NaN, x1, x2): at a tie the gradient goes to
     x2 (JAX 0.10.2: grad(fmax, (0, 1))(1., 1.) is (0., 1.)); gradmagic's own goes to x1."""

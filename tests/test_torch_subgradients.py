@@ -232,3 +232,28 @@ def test_a_decorated_generator_runs_each_step_in_the_mode_and_the_reader_outside
     with pytest.raises(StopIteration) as stop:
         next(g)
     assert stop.value.value == "done" and torch.is_grad_enabled()
+
+
+def test_at_nan_maximum_gives_both_sides_the_gradient_and_max_the_nan_elements():
+    # PyTorch 2.13.0+cpu, the same code: maximum/minimum and max(other) give 1 to both sides
+    # where one is NaN (0.5 at a tie); a full max()/min() of data holding NaN is NaN, and
+    # its gradient is shared by the NaN elements (every element's was NaN before)
+    nan = float("nan")
+
+    def grad(f, values):
+        x = torch.tensor(values, requires_grad=True)
+        y = f(x)
+        (y if y.dim() == 0 else y.sum()).backward()
+        return x.grad.tolist()
+    other = torch.tensor([1.0, nan, 1.0])
+    for f in (lambda x: torch.maximum(x, other), lambda x: x.max(other)):
+        assert grad(f, [nan, 1.0, 2.0]) == [1.0, 1.0, 1.0]
+    assert grad(lambda x: torch.minimum(x, other), [nan, 1.0, 2.0]) == [1.0, 1.0, 0.0]
+    assert grad(lambda x: torch.maximum(x, torch.tensor([2.0, 1.0, 1.0])), [2.0, 3.0, 0.0]) == [0.5, 1.0, 0.0]
+    assert grad(lambda x: x.max(), [nan, 1.0, 2.0]) == [1.0, 0.0, 0.0]
+    assert grad(lambda x: x.max(), [nan, 1.0, nan]) == [0.5, 0.0, 0.5]
+    assert grad(lambda x: x.min(), [nan, 1.0, 2.0]) == [1.0, 0.0, 0.0]
+    assert grad(lambda x: x.max(), [2.0, 1.0, 2.0]) == [0.5, 0.0, 0.5]
+    x = torch.tensor([nan, 1.0], requires_grad=True)
+    assert np.isnan(x.max().item()) and type(x.max().grad_fn).__name__ == "MaxBackward1"
+    assert type(x.min().grad_fn).__name__ == "MinBackward1" and torch.tensor([1, 2]).max().item() == 2

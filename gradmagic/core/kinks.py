@@ -2,8 +2,9 @@
 
 gradmagic's own ops follow TensorFlow: ``maximum``'s gradient goes to the first argument
 where the two are equal, and ``abs``'s derivative at 0 is ``sign(0) = 0``. PyTorch and JAX
-split a tie of ``maximum``/``minimum`` half and half, and JAX gives ``abs`` a derivative of
-1 at 0, and its ``fmax``/``fmin`` give a tie's gradient to the second argument. Each
+split a tie of ``maximum``/``minimum`` half and half (where one is NaN, PyTorch gives the
+gradient to both and JAX to neither), and JAX gives ``abs`` a derivative of 1 at 0, and its
+``fmax``/``fmin`` give a tie's gradient to the second argument. Each
 function here keeps the exact value (NaN propagation included) and changes
 only the derivative at the kink.
 """
@@ -22,19 +23,29 @@ def _floating(*xs):
     return False
 
 
-def maximum_halves(x1, x2):
-    """``maximum``, with half the gradient to each side where the two are equal (there the
-    value is ``0.5 x1 + 0.5 x2``, which cannot overflow; exact but for subnormal ties)."""
+def maximum_halves(x1, x2, nan_to_both=False):
+    """``maximum``, with half the gradient to each side where the two are equal; where one
+    is NaN (so is the value), the gradient goes to both (``nan_to_both``: PyTorch's) or to
+    neither (JAX's)."""
     if not _floating(x1, x2):
         return ops.maximum(x1, x2)
-    return ops.where(x1 == x2, 0.5 * x1 + 0.5 * x2, ops.maximum(x1, x2))
+    return _halves(x1, x2, ops.greater, nan_to_both)
 
 
-def minimum_halves(x1, x2):
-    """``minimum``, with half the gradient to each side where the two are equal."""
+def minimum_halves(x1, x2, nan_to_both=False):
+    """``minimum``, likewise: half to each side at a tie, a NaN's gradient to both or neither."""
     if not _floating(x1, x2):
         return ops.minimum(x1, x2)
-    return ops.where(x1 == x2, 0.5 * x1 + 0.5 * x2, ops.minimum(x1, x2))
+    return _halves(x1, x2, ops.less, nan_to_both)
+
+
+def _halves(x1, x2, wins, nan_to_both):
+    """``x1`` where ``wins(x1, x2)``, ``x2`` where ``wins(x2, x1)``, ``0.5 x1 + 0.5 x2`` where
+    they are equal (which cannot overflow; exact but for subnormal ties), and NaN where
+    neither (one is NaN): ``x1 + x2``, whose gradient goes to both, or that without one."""
+    nan = x1 + x2 if nan_to_both else ops.stop_gradient(x1 + x2)
+    return ops.where(x1 == x2, 0.5 * x1 + 0.5 * x2,
+                     ops.where(wins(x1, x2), x1, ops.where(wins(x2, x1), x2, nan)))
 
 
 def fmax_second_at_tie(x1, x2):

@@ -291,11 +291,11 @@ def inverse(self):
 
 def maximum(self, other):
     """``torch.maximum``: half the gradient to each where the two are equal, as PyTorch's."""
-    return named(maximum_halves(self, other), "MaximumBackward0")
+    return named(maximum_halves(self, other, nan_to_both=True), "MaximumBackward0")
 
 
 def minimum(self, other):
-    return named(minimum_halves(self, other), "MinimumBackward0")
+    return named(minimum_halves(self, other, nan_to_both=True), "MinimumBackward0")
 
 
 def outer(self, vec2):

@@ -117,3 +117,14 @@ class NoDegreesOfFreedom(Function):
                 grad = ops.expand_dims(grad, ctx.axes)
             scale = float(np.float64(2.0) / np.float64(ctx.dof))  # inf when it is 0, as PyTorch's
             return grad * (x - ops.mean(x, axis=ctx.axes, keepdims=True)) * scale, None, None, None
+
+
+def extreme(t, largest):
+    """``t.max()`` (``t.min()``) of every element. Where one is NaN, so is the result, and
+    its gradient is shared by the NaN elements, as PyTorch's (``evenly_distribute_backward``),
+    where the engine's rule (ties share, ``x == max``) would give every element NaN."""
+    whole = (ops.max if largest else ops.min)(t)
+    if t.value.dtype.kind not in "fc" or not np.isnan(whole.value):
+        return whole
+    nan = np.isnan(t.value)
+    return named(ops.sum(ops.where(nan, t, 0)) / int(nan.sum()), "MaxBackward1" if largest else "MinBackward1")

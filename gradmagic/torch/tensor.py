@@ -24,7 +24,7 @@ from .graph import as_tensor_of
 from .hooks import register
 from .modes import GRAD, INFERENCE, tangent_of
 from .graph import Tensor as GraphTensor
-from .subgradients import standard_deviation, variance, vector_norm
+from .subgradients import extreme, standard_deviation, variance, vector_norm
 from .walk import backward
 from .views import at, make_view, reshaped, swapped, transposed, write_through
 from .legacy import LegacyConstructor, typed_dtype
@@ -391,9 +391,10 @@ class Tensor(GraphTensor, metaclass=LegacyConstructor):
 
     def _extreme(self, name, dim, keepdim, other):
         if isinstance(dim, CoreTensor) or other is not None:  # elementwise, as torch.maximum
-            return (maximum_halves if name == "max" else minimum_halves)(self, dim if other is None else other)
+            return (maximum_halves if name == "max" else minimum_halves)(self, dim if other is None else other,
+                                                                      nan_to_both=True)
         if dim is None:
-            return (ops.max if name == "max" else ops.min)(self)
+            return extreme(self, name == "max")  # (NaN: PyTorch's gradient)
         index = (np.argmax if name == "max" else np.argmin)(self.value, axis=dim, keepdims=True)
         values = np.take_along_axis(self, index, axis=dim)
         if not keepdim:
