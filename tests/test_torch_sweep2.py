@@ -371,3 +371,22 @@ def test_gradcheck_and_embedding_messages():
            lambda: torch.autograd.gradcheck(lambda x: x * 2, (torch.zeros(2, dtype=torch.float64),)))
     with pytest.raises(NotImplementedError, match=r"^embedding\(max_norm=\.\.\.\) is not supported"):
         F.embedding(torch.tensor([0]), torch.ones(2, 2), max_norm=1.0)
+
+
+def test_contiguous_copies_a_transposed_tensor_and_view_refuses_one():
+    # PyTorch 2.13.0+cpu, the same code: contiguous() of a transpose is a copy named
+    # CloneBackward0 (of a contiguous tensor, itself), so a reshape of it is a view; view()
+    # of a layout it cannot view is PyTorch's RuntimeError (it was accepted, as a copy)
+    x = torch.arange(6.0).reshape(2, 3).requires_grad_()
+    c = x.t().contiguous()
+    assert type(c.grad_fn).__name__ == "CloneBackward0" and c.is_contiguous() and x.contiguous() is x
+    assert type(c.reshape(-1).grad_fn).__name__ == "ViewBackward0"
+    assert type(x.t().view(3, 2).grad_fn).__name__ == "ViewBackward0"
+    assert type(x.t().view(3, 2, 1).grad_fn).__name__ == "ViewBackward0"
+    for call in (lambda: x.t().view(6), lambda: x[:, ::2].view(4)):
+        with pytest.raises(RuntimeError, match=r"^view size is not compatible with input tensor's size and "
+                                               r"stride \(at least one dimension spans across two contiguous "
+                                               r"subspaces\)\. Use \.reshape\(\.\.\.\) instead\.$"):
+            call()
+    c.sum().backward()
+    assert x.grad.tolist() == [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]

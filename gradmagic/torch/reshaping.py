@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import ops
+from ..core.primitive import Primitive, apply, defvjp
 from .values import axis_of, named
 from .views import make_view, reshaped
 
@@ -26,18 +27,30 @@ def _sizes(args):
     return tuple(int(a) for a in args)
 
 
-def _view_kind(value, sizes):
-    """PyTorch's node name for a reshape of ``value`` that is a view, or None for a copy."""
-    flags = getattr(value, "flags", None)
-    if flags is None or flags.c_contiguous:  # (a NumPy scalar is a 0-d contiguous tensor)
-        return "ViewBackward0"
-    if not isinstance(value, np.ndarray):
-        return None
+def viewable(value, sizes) -> bool:
+    """Whether ``value``'s elements take the shape ``sizes`` without moving (NumPy's reshape
+    without a copy decides, as PyTorch's strides would)."""
+    if getattr(value, "flags", None) is None or value.flags.c_contiguous:
+        return True
+    if not isinstance(value, np.ndarray):  # (a device array's layout: not read here)
+        return False
     try:
         np.reshape(value, sizes, copy=False)
-    except ValueError:  # (NumPy's rule is PyTorch's: dims merge only where strides chain)
+    except ValueError:
+        return False
+    return True
+
+
+NOT_VIEWABLE = ("view size is not compatible with input tensor's size and stride (at least one "
+                "dimension spans across two contiguous subspaces). Use .reshape(...) instead.")
+
+
+def _view_kind(value, sizes):
+    """PyTorch's node name for a reshape of ``value`` that is a view, or None for a copy."""
+    if not viewable(value, sizes):
         return None
-    return "ReshapeAliasBackward0"
+    flags = getattr(value, "flags", None)  # (a NumPy scalar is a 0-d contiguous tensor)
+    return "ViewBackward0" if flags is None or flags.c_contiguous else "ReshapeAliasBackward0"
 
 
 def _reshape(self, sizes, copy_name="UnsafeViewBackward0"):
@@ -70,11 +83,24 @@ def flatten(self, start_dim=0, end_dim=-1):
     return _reshape(self, (*shape[:start], -1, *shape[end + 1:]))
 
 
+CONTIGUOUS = Primitive("contiguous", lambda xp, a: xp.ascontiguousarray(a), elementwise=True)
+defvjp(CONTIGUOUS, lambda g, ans, a: g, labels=("1",))
+
+
+def contiguous(self, memory_format=None):
+    """This tensor where its elements lie in order already, else a copy in which they do
+    (``CloneBackward0``, as PyTorch's), so that a ``view`` of it is one."""
+    flags = getattr(self.value, "flags", None)
+    if flags is None or flags.c_contiguous:
+        return self
+    return named(apply(CONTIGUOUS, self), "CloneBackward0")
+
+
 def ravel(self):
     """The elements as a vector: a view of a contiguous tensor, else a copy."""
     return _reshape(self, (-1,), "ViewBackward0")
 
 
-METHODS = {f.__name__: f for f in (reshape, reshape_as, flatten, ravel)}
-TENSOR_ONLY = ("reshape_as", "ravel")  # (torch.reshape and torch.flatten: __init__'s; torch.ravel: reorder's)
+METHODS = {f.__name__: f for f in (reshape, reshape_as, flatten, ravel, contiguous)}
+TENSOR_ONLY = ("reshape_as", "ravel", "contiguous")  # (torch.reshape and torch.flatten: __init__'s; torch.ravel: reorder's)
 FUNCTIONS = {}

@@ -29,6 +29,7 @@ from .walk import backward
 from .views import at, make_view, reshaped, swapped, transposed, write_through
 from .legacy import LegacyConstructor, typed_dtype
 from .printing import format_tensor
+from .reshaping import NOT_VIEWABLE, viewable
 from .values import (DEFAULT_INT, Device, Size, SizeMethod, check_device, default_float,
                      descending_order, dims, generator_of, named, summand,
                      torch_dtype, type_name)
@@ -211,9 +212,6 @@ class Tensor(GraphTensor, metaclass=LegacyConstructor):
             return ops.identity(self)
         return as_tensor_of(self.value.copy(), self)
 
-    def contiguous(self, memory_format=None):
-        return self
-
     # -- shape (reshape, flatten: reshaping.py) ---------------------------------------------
     def _view(self, remake, write=None):
         return make_view(self, remake, write)
@@ -222,6 +220,8 @@ class Tensor(GraphTensor, metaclass=LegacyConstructor):
         if len(shape) == 1 and not isinstance(shape[0], (tuple, list, int)):
             return self.type(shape[0])  # view(dtype)
         sizes = _sizes(shape)
+        if not viewable(self.value, sizes):
+            raise RuntimeError(NOT_VIEWABLE)
         return self._view(lambda base: ops.reshape(base, sizes), reshaped)
 
     def view_as(self, other):
