@@ -15,6 +15,7 @@ ACC = "torch::autograd::AccumulateGrad"
 NAMES = [
     (lambda: x * 3, "MulBackward0"), (lambda: 2 ** x, "PowBackward2"), (lambda: x ** v, "PowBackward1"),
     (lambda: x ** 2, "PowBackward0"), (lambda: 1 - x, "RsubBackward1"), (lambda: x - 1, "SubBackward0"),
+    (lambda: 2 / x, "MulBackward0"), (lambda: x / 2, "DivBackward0"), (lambda: x / x, "DivBackward0"),
     (lambda: x @ v, "MvBackward0"), (lambda: v @ v, "DotBackward0"), (lambda: x @ x.T, "MmBackward0"),
     (lambda: torch.mm(x, x.T), "MmBackward0"), (lambda: v @ x.T, "SqueezeBackward4"),
     (lambda: torch.ones(2, 2, 3, requires_grad=True) @ torch.ones(3, 4), "UnsafeViewBackward0"),

@@ -390,3 +390,21 @@ def test_contiguous_copies_a_transposed_tensor_and_view_refuses_one():
             call()
     c.sum().backward()
     assert x.grad.tolist() == [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]
+
+
+def test_a_regression_loss_warns_where_target_and_input_sizes_differ():
+    # PyTorch 2.13.0+cpu, the same code: mse_loss, l1_loss, smooth_l1_loss and huber_loss of a
+    # (3, 1) input and a (3,) target (which broadcast to (3, 3), the classic silent mistake)
+    # warn at the caller's line; binary_cross_entropy refuses in its own words
+    x, y = torch.ones(3, 1, requires_grad=True), torch.ones(3)
+    F_ = torch.nn.functional
+    for loss in (F_.mse_loss, F_.l1_loss, F_.smooth_l1_loss, F_.huber_loss):
+        with pytest.warns(UserWarning, match=r"^Using a target size \(torch\.Size\(\[3\]\)\) that is different "
+                                             r"to the input size \(torch\.Size\(\[3, 1\]\)\)\. This will "
+                                             r"likely lead to incorrect results due to broadcasting\.") as seen:
+            loss(x, y)
+        assert seen[0].filename == __file__
+    with pytest.raises(ValueError, match=r"^Using a target size \(torch\.Size\(\[3\]\)\) that is different to "
+                                         r"the input size \(torch\.Size\(\[3, 1\]\)\) is deprecated\. Please "
+                                         r"ensure they have the same size\.$"):
+        F_.binary_cross_entropy(torch.full((3, 1), 0.5), y)

@@ -39,7 +39,7 @@ def _index_name(index):
     return name
 
 
-CONTEXTUAL = {"matmul", "getitem", "power", "subtract", "transpose", *WITH_DIM}  # named by more than the op
+CONTEXTUAL = {"matmul", "getitem", "power", "subtract", "divide", "transpose", *WITH_DIM}  # named by more than the op
 CLASSES = {}  # an op whose name alone names its nodes -> their class
 
 
@@ -69,6 +69,8 @@ def node_name(node) -> str:
             "PowBackward1" if isinstance(node.args[1], Tensor) else "PowBackward0")
     if name == "subtract" and not isinstance(node.args[0], Tensor):
         return "RsubBackward1"
+    if name == "divide" and not isinstance(node.args[0], Tensor):
+        return "MulBackward0"  # PyTorch's 2 / x: its reciprocal times 2
     if name == "transpose":
         axes = params.get("axes")
         n = np.ndim(vals[0])

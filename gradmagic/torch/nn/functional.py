@@ -3,6 +3,7 @@ gradmagic's ops, with PyTorch's conventions where they differ from TensorFlow's 
 gradient of ``leaky_relu`` and ``elu`` at 0 is the negative side's, ``reduction=``)."""
 
 import functools
+import warnings
 
 import numpy as np
 
@@ -10,6 +11,7 @@ from ...core import layout, ops, special, statistics
 from ...core.tensor import Tensor as CoreTensor
 from ...core.primitive import composite
 from ...core.special import SELU_ALPHA, SELU_SCALE, gelu_erf, gelu_tanh
+from ...tracebacks import user_stacklevel
 from ..autograd.function import Function
 from ..graph import as_tensor_of
 from ..subgradients import vector_norm
@@ -271,27 +273,44 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
 
 
 # -- losses ----------------------------------------------------------------------------------
-def _same_size(input, target):
+def _same_size(input, target, deprecated=False):
+    """PyTorch's ValueError for a target of another size than the input, in the words of
+    ``binary_cross_entropy_with_logits`` (or of ``binary_cross_entropy``: ``deprecated``)."""
     if tuple(target.shape) != tuple(input.shape):
-        raise ValueError(f"Target size (torch.Size({list(target.shape)})) must be the same as "
-                         f"input size (torch.Size({list(input.shape)}))")
+        t, i = f"torch.Size({list(target.shape)})", f"torch.Size({list(input.shape)})"
+        raise ValueError(f"Using a target size ({t}) that is different to the input size ({i}) is "
+                         "deprecated. Please ensure they have the same size." if deprecated else
+                         f"Target size ({t}) must be the same as input size ({i})")
+
+
+def _broadcast_warning(input, target):
+    """PyTorch's warning where a regression loss's target and input differ in size (a (3, 1)
+    input and a (3,) target broadcast to (3, 3): the classic silent mistake)."""
+    if tuple(target.shape) != tuple(input.shape):
+        warnings.warn(f"Using a target size (torch.Size({list(target.shape)})) that is different to "
+                      f"the input size (torch.Size({list(input.shape)})). This will likely lead to "
+                      "incorrect results due to broadcasting. Please ensure they have the same size.",
+                      UserWarning, stacklevel=user_stacklevel())
 
 
 @_named("MseLoss")
 @composite("2 (input - target) / n", "-2 (input - target) / n")  # n: 1 for reduction='sum'
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+    _broadcast_warning(input, target)
     d = (input - target) ** 2
     return reduced(d if weight is None else d * weight, reduction)
 
 
 @composite("sign(input - target) / n", "-sign(input - target) / n")
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    _broadcast_warning(input, target)
     return reduced(ops.absolute(input - target), reduction)
 
 
 @_named("SmoothL1Loss")
 @composite("(input - target) / beta inside beta, else sign", "its negative")
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
+    _broadcast_warning(input, target)
     d = input - target
     a = ops.absolute(d)
     if beta == 0:
@@ -302,6 +321,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
 @_named("HuberLoss")
 @composite("input - target inside delta, else delta sign", "its negative")
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
+    _broadcast_warning(input, target)
     d = input - target
     a = ops.absolute(d)
     loss = ops.where(a <= delta, 0.5 * d * d, delta * (a - 0.5 * delta))
@@ -359,7 +379,7 @@ class BinaryCrossEntropy(Function):
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
     """``-(z log x + (1 - z) log(1 - x))``, each log clamped at -100 as PyTorch clamps it,
     and PyTorch's gradient at ``x`` = 0 or 1 (large and finite: ``BinaryCrossEntropy``)."""
-    _same_size(input, target)
+    _same_size(input, target, deprecated=True)
     x = np.asarray(input.numpy(force=True))
     if np.any((x < 0) | (x > 1)):
         raise RuntimeError("all elements of input should be between 0 and 1")
