@@ -369,8 +369,25 @@ def test_gradcheck_and_embedding_messages():
     raises(ValueError, "gradcheck expects at least one input tensor to require gradient, but none of them "
            "have requires_grad=True.",
            lambda: torch.autograd.gradcheck(lambda x: x * 2, (torch.zeros(2, dtype=torch.float64),)))
-    with pytest.raises(NotImplementedError, match=r"^embedding\(max_norm=\.\.\.\) is not supported"):
-        F.embedding(torch.tensor([0]), torch.ones(2, 2), max_norm=1.0)
+    with pytest.raises(NotImplementedError, match=r"^embedding\(scale_grad_by_freq=True\) is not supported"):
+        F.embedding(torch.tensor([0]), torch.ones(2, 2), scale_grad_by_freq=True)
+
+
+def test_embedding_max_norm_renormalizes_the_rows_looked_up_in_place():
+    # PyTorch 2.13.0+cpu, the same code: rows 0 and 3 (norms 5 and 10) are scaled to norm 1
+    # in the weight itself (its version 1), row 1 (0.5) and row 2 (not looked up) kept; the
+    # gradient flows as through a plain lookup; norm_type 1 scales [3, 4] by 2 / 7
+    w = torch.tensor([[3.0, 4.0], [0.3, 0.4], [1.0, 2.0], [6.0, 8.0]], requires_grad=True)
+    out = F.embedding(torch.tensor([[0, 1], [0, 3]]), w, max_norm=1.0)
+    assert type(out.grad_fn).__name__ == "EmbeddingBackward0" and w._version == 1
+    np.testing.assert_allclose(w.detach().numpy(), [[0.6, 0.8], [0.3, 0.4], [1.0, 2.0], [0.6, 0.8]], rtol=1e-6)
+    np.testing.assert_allclose(out.detach().numpy(), [[[0.6, 0.8], [0.3, 0.4]], [[0.6, 0.8], [0.6, 0.8]]],
+                               rtol=1e-6)
+    (out * torch.arange(8.0).reshape(2, 2, 2)).sum().backward()
+    assert w.grad.tolist() == [[4.0, 6.0], [2.0, 3.0], [0.0, 0.0], [6.0, 7.0]]
+    w2 = torch.tensor([[3.0, 4.0], [1.0, 1.0]])
+    F.embedding(torch.tensor([0, 1]), w2, max_norm=2.0, norm_type=1.0)
+    np.testing.assert_allclose(w2.numpy(), [[0.857143, 1.142857], [1.0, 1.0]], rtol=1e-6)
 
 
 def test_contiguous_copies_a_transposed_tensor_and_view_refuses_one():

@@ -14,6 +14,7 @@ from ...core.special import SELU_ALPHA, SELU_SCALE, gelu_erf, gelu_tanh
 from ...tracebacks import user_stacklevel
 from ..autograd.function import Function
 from ..graph import as_tensor_of
+from ..modes import no_grad
 from ..subgradients import vector_norm
 from ..values import named, type_name
 from .conv import conv1d, conv2d, conv_transpose1d, conv_transpose2d  # noqa: F401  (F's names)
@@ -188,12 +189,11 @@ def one_hot(tensor, num_classes=-1):
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
               scale_grad_by_freq=False, sparse=False):
     """The rows of ``weight`` at the indices ``input``; the row ``padding_idx`` gets no
-    gradient."""
-    for given, what, instead in ((max_norm is not None, "max_norm=...", "renormalize"),
-                                 (scale_grad_by_freq, "scale_grad_by_freq=True", "scale")):
-        if given:
-            raise NotImplementedError(f"embedding({what}) is not supported in gradmagic.torch: "
-                                      f"{instead} the rows by hand")
+    gradient; with ``max_norm``, each row looked up whose ``norm_type``-norm exceeds it is
+    first scaled down to it in ``weight`` itself, in place and unrecorded, as PyTorch's."""
+    if scale_grad_by_freq:
+        raise NotImplementedError("embedding(scale_grad_by_freq=True) is not supported in "
+                                  "gradmagic.torch: scale the rows by hand")
     idx = input.value if isinstance(input, CoreTensor) else np.asarray(input)
     if idx.dtype.kind not in "iu":
         raise RuntimeError(f"Expected tensor for argument #1 'indices' to have one of the following "
@@ -202,11 +202,25 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
     rows = weight.value.shape[0]
     if idx.size and (idx.min() < 0 or idx.max() >= rows):
         raise IndexError("index out of range in self")
+    if max_norm is not None:
+        _renormed(weight, idx, max_norm, norm_type)
     out = ops.getitem(weight, idx)
     if padding_idx is not None:
         pad = padding_idx + rows if padding_idx < 0 else padding_idx
         out = ops.where((idx == pad)[..., None], ops.stop_gradient(out), out)
     return named(out, "EmbeddingBackward0")
+
+
+def _renormed(weight, idx, max_norm, norm_type):
+    """PyTorch's ``embedding_renorm_``: the rows at ``idx`` whose norm exceeds ``max_norm``
+    scaled by ``max_norm / (norm + 1e-7)``, in place (a new version of ``weight``)."""
+    rows = np.unique(idx)
+    found = vector_norm(weight[rows], norm_type, (1,), False).value
+    big = found > max_norm
+    if big.any():
+        with no_grad():
+            scale = (max_norm / (found[big] + 1e-7)).astype(weight.value.dtype)
+            weight[rows[big]] = weight[rows[big]] * as_tensor_of(scale[:, None], weight)
 
 
 PAD_MODES = {"constant": "constant", "reflect": "reflect", "replicate": "edge", "circular": "wrap"}
