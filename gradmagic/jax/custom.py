@@ -475,7 +475,7 @@ class custom_jvp:  # noqa: N801  (JAX's name)
                 cts = tape.gradient(touts, floats, output_gradients=[
                     asarray(s, t.dtype) for s, t in zip(seeds, touts)], unconnected_gradients="zero")
             check_linear(heard, floats, touts, seeds, cts, lambda vs: self._tangents_at(args, zeros, vs),
-                         name, getattr(self.jvp, "__name__", "jvp"))
+                         name, getattr(self.jvp, "__name__", "jvp"), (self.jvp, args))
             found = iter(cts)
             per_primal = [tree_unflatten(d, [next(found) if z.dtype.kind == "f" else None for z in zs])
                           for (_, d), zs in zip(structs, zeros)]

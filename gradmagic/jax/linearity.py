@@ -20,6 +20,7 @@ from ..core.context import Listener, paused, push, remove
 from ..core.tensor import Tensor
 from ..debug.body import Body
 from ..debug.notes import host64
+from ..debug.snapshot import Snapshot, quietly
 from ..errors import GradientValueError
 
 
@@ -63,19 +64,33 @@ def run_heard(run, tangents, known):
         remove(heard)
 
 
-def check_linear(heard, tangents, touts, seeds, cts, rerun, name, rule):
+def _again(rerun, vs, rule, args):
+    """``rerun(vs)``, on a snapshot of what the rule can reach (put back after) and with its
+    prints, warnings and logging muted, so that the user sees the rule run once, as in JAX;
+    a rule that reaches outside the process (a file written) runs as it is."""
+    with Snapshot((rule,), args) as snapshot:
+        if snapshot.unsafe:
+            with paused():
+                return rerun(vs)
+        out = quietly(rerun, vs)
+    if isinstance(out, Exception):
+        raise out
+    return out
+
+
+def check_linear(heard, tangents, touts, seeds, cts, rerun, name, rule, reach):
     """Refuse custom_jvp ``name``'s JVP rule ``rule`` where it is not linear in its tangents.
 
     ``tangents``: the floating zero tangents it ran on, whose ops ``heard`` kept; ``touts``:
     its tangent outputs; ``seeds``: the cotangents of those; ``cts``: the gradient for each of
     ``tangents`` (the transposed rule); ``rerun(vs)``: the rule's tangent outputs at tangents
-    ``vs``, by calling it again (only where a replay cannot give them)."""
+    ``vs``, by calling it again (only where a replay cannot give them); ``reach``: the rule
+    and its arguments, whose state a call again puts back."""
     rng = np.random.default_rng(0)
     vs = [rng.standard_normal(np.shape(t)).astype(t.dtype) for t in tangents]
     outs = None if heard.unheard else Body(heard.entries, tangents, touts).outputs(vs)
     if outs is None:
-        with paused():
-            outs = [host64(t) for t in rerun(vs)]
+        outs = [host64(t) for t in _again(rerun, vs, *reach)]
     lhs = sum(float(np.sum(host64(s) * o)) for s, o in zip(seeds, outs))
     rhs = sum(float(np.sum(host64(c) * host64(v))) for c, v in zip(cts, vs))
     offset = max((float(np.max(np.abs(host64(t)))) for t in touts if np.size(host64(t))),
