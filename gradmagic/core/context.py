@@ -36,6 +36,17 @@ def remove(obj: Any) -> None:
     TAPES.set(tapes[:-1] if tapes and tapes[-1] is obj else tuple(t for t in tapes if t is not obj))
 
 
+def followed(t) -> bool:
+    """Whether a recording tape follows ``t`` (or, a trainable Variable, would on its use):
+    a gradient could flow to it, so a NumPy copy of it would silently drop one."""
+    return any(tape.records and (tape.follows(t) or tape.watches_on_use(t)) for tape in TAPES.get())
+
+
+def differentiated(t) -> bool:
+    """``followed(t)``, or ``t`` is a dialect's tensor that requires grad."""
+    return bool(getattr(t, "requires_grad", False)) or followed(t)
+
+
 def listeners() -> list:
     """The listeners on the stack: the engine calls their hooks."""
     tapes = TAPES.get()

@@ -13,7 +13,7 @@ import numpy as np
 from ..errors import NoGradientError
 from . import (aliases, assembly, contract, creation, determinant, layout, linalg, lstsq, nanfunctions,
                ops, polynomials, signal, special, statistics)
-from .context import stack
+from .context import differentiated
 from .primitive import apply, binary, unary
 from .tensor import Tensor, Variable, sliced
 
@@ -173,11 +173,9 @@ def dispatch_function(func, args, kwargs):
 def _followed(args, kwargs):
     """Whether a gradient could flow through one of the Tensors among ``args`` and ``kwargs``
     (one level into lists): a recording tape follows it, or it requires grad (a dialect's)."""
-    tapes = [t for t in stack() if t.records]
     for a in list(args) + list(kwargs.values()):
         for t in a if isinstance(a, (list, tuple)) else (a,):
-            if isinstance(t, Tensor) and (getattr(t, "requires_grad", False) or any(
-                    tape.follows(t) or tape.watches_on_use(t) for tape in tapes)):
+            if isinstance(t, Tensor) and differentiated(t):
                 return True
     return False
 

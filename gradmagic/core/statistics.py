@@ -19,7 +19,7 @@ from .._backend import kind, numpy_dtype, xp_of
 from ..errors import GradientValueError, NoGradientError
 from ..tracebacks import user_stacklevel
 from . import ops
-from .context import stack
+from .context import differentiated
 from .primitive import composite
 from .tensor import Tensor, raw
 
@@ -115,8 +115,7 @@ def quantile_levels(q, fn):
     dialect's ``requires_grad``) is a constant like any array; one a gradient could flow to
     is refused, since gradmagic differentiates with respect to ``a`` only."""
     if isinstance(q, Tensor):
-        if getattr(q, "requires_grad", False) or any(
-                t.records and (t.follows(q) or t.watches_on_use(q)) for t in stack()):
+        if differentiated(q):
             raise NoGradientError(f"{fn}(q=...): gradmagic differentiates with respect to a "
                                   "only, and a gradient is being taken with respect to this q; "
                                   "give q as a constant (a number, a NumPy array, or "

@@ -17,7 +17,7 @@ from .._array_api import numpy_names
 from .._backend import default_xp, to_host, xp_of
 from .._dtypes import dtype_of
 from ..errors import GradientTypeError, GradientValueError
-from .context import TAPES
+from .context import followed
 
 
 class Shape(tuple):
@@ -87,13 +87,12 @@ class Tensor:
         return to_host(v)  # a NumPy scalar as it is; a device array's host copy
 
     def __array__(self, dtype=None, copy=None):
-        for tape in TAPES.get():  # as JAX refuses to make a traced value a NumPy array
-            if tape.records and (tape.follows(self) or tape.watches_on_use(self)):
-                raise GradientTypeError(
-                    "np.array / np.asarray (or np.r_, np.c_) of a Tensor makes a plain NumPy array, "
-                    "which would silently drop the gradient of this Tensor, since a tape follows "
-                    "it (or, a trainable Variable, would on use): build arrays from Tensors with np.stack([t1, t2]) or np.concatenate, "
-                    "which record; for a copy without gradient on purpose, call t.numpy()")
+        if followed(self):  # as JAX refuses to make a traced value a NumPy array
+            raise GradientTypeError(
+                "np.array / np.asarray (or np.r_, np.c_) of a Tensor makes a plain NumPy array, "
+                "which would silently drop the gradient of this Tensor, since a tape follows "
+                "it (or, a trainable Variable, would on use): build arrays from Tensors with np.stack([t1, t2]) or np.concatenate, "
+                "which record; for a copy without gradient on purpose, call t.numpy()")
         a = np.asarray(to_host(self.value), dtype=dtype)
         return a.copy() if copy else a
 

@@ -11,7 +11,7 @@ import warnings
 import numpy as np
 
 from ..core import ops
-from ..core.context import stack
+from ..core.context import followed
 from ..core.kinks import absolute_one_at_zero
 from ..core.primitive import computed_in
 from ..core.tensor import Tensor
@@ -381,11 +381,6 @@ def _stacked(value, dtype):
             return asarray(np.zeros((0,), dtype))
         return ops.stack(parts)
     return build(value)
-
-
-def followed(t):
-    """Whether a recording tape follows ``t`` (then it must stay the object the tape knows)."""
-    return any(tape.records and tape.follows(t) for tape in stack())
 
 
 def to_array(t):

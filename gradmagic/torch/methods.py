@@ -31,7 +31,7 @@ from .modes import GRAD
 from .linalg import det, inv
 from .subgradients import vector_norm
 from .tensor import make, values_indices
-from .values import ELEMENT_TYPES, axis_of, broadcast_shape, dims, named
+from .values import ELEMENT_TYPES, axis_of, broadcast_shape, dims, named, sizes_of
 from .views import make_view, piece_of
 
 
@@ -179,15 +179,9 @@ def scatter(self, dim, index, src=None, *, value=None, reduce=None):
     return named(ops.index_set(self, at, src), label)
 
 
-def _sizes(args):
-    if len(args) == 1 and isinstance(args[0], (tuple, list)):
-        return tuple(int(a) for a in args[0])
-    return tuple(int(a) for a in args)
-
-
 def repeat(self, *sizes):
     """``self`` tiled ``sizes`` times along each axis (``np.tile``); the gradient sums the copies."""
-    sizes = _sizes(sizes)
+    sizes = sizes_of(sizes)
     if len(sizes) < self.value.ndim:
         raise RuntimeError("repeat(sizes): Number of dimensions of repeat dims can not be smaller "
                            "than number of dimensions of tensor")

@@ -16,15 +16,8 @@ import numpy as np
 
 from ..core import ops
 from ..core.primitive import Primitive, apply, defvjp
-from .values import axis_of, named
+from .values import axis_of, named, sizes_of
 from .views import make_view, reshaped
-
-
-def _sizes(args):
-    """``(2, 3)``, ``((2, 3),)`` or ``(torch.Size([2, 3]),)`` as one tuple."""
-    if len(args) == 1 and isinstance(args[0], (tuple, list)):
-        return tuple(int(a) for a in args[0])
-    return tuple(int(a) for a in args)
 
 
 def viewable(value, sizes) -> bool:
@@ -62,7 +55,7 @@ def _reshape(self, sizes, copy_name="UnsafeViewBackward0"):
 
 def reshape(self, *shape):
     """The same elements in ``shape``: a view of this tensor where its layout allows."""
-    return _reshape(self, _sizes(shape))
+    return _reshape(self, sizes_of(shape))
 
 
 def reshape_as(self, other):

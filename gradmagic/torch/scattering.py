@@ -18,14 +18,11 @@ import numpy as np
 from ..core import ops
 from ..core.primitive import Primitive, apply, defvjp
 from ..core.tensor import Tensor as CoreTensor
+from ..core.tensor import raw
 from .methods import scatter_checked
 from .values import named, type_name
 
 REDUCES = {"sum": np.add, "mean": np.add, "prod": np.multiply, "amax": np.maximum, "amin": np.minimum}
-
-
-def _raw(t):
-    return getattr(t, "value", t)
 
 
 def _start(reduce, dtype):
@@ -62,7 +59,7 @@ def _scattered_mask(shape, at):
 
 def _extremes(ans, x, src, at):
     """``amax``/``amin``: which of ``self`` and ``src`` equal the result, and how many per position."""
-    ans, x, src = _raw(ans), _raw(x), _raw(src)
+    ans, x, src = raw(ans), raw(x), raw(src)
     self_is, src_is = x == ans, src == ans[at]
     n = self_is.astype(np.int64)
     np.add.at(n, at, src_is)
@@ -70,29 +67,29 @@ def _extremes(ans, x, src, at):
 
 
 def _self_vjp(g, ans, x, src, at=(), reduce="sum", include_self=True):
-    dtype = _raw(x).dtype
+    dtype = raw(x).dtype
     if reduce == "sum":
         gx = g
     elif reduce == "mean":
-        gx = g / np.maximum(_counts(_raw(x).shape, at, include_self), 1).astype(dtype)
+        gx = g / np.maximum(_counts(raw(x).shape, at, include_self), 1).astype(dtype)
     elif reduce == "prod":  # the product of the others: self's zeros taken out first
-        masked = ops.where(_raw(x) == 0, np.ones((), dtype), x)
+        masked = ops.where(raw(x) == 0, np.ones((), dtype), x)
         gx = g * apply(SCATTER_REDUCE, masked, src, at=at, reduce=reduce, include_self=include_self) / masked
     else:
         self_is, _, n = _extremes(ans, x, src, at)
         gx = g * (self_is / n).astype(dtype)
-    return gx if include_self else ops.where(_scattered_mask(_raw(x).shape, at), np.zeros((), dtype), gx)
+    return gx if include_self else ops.where(_scattered_mask(raw(x).shape, at), np.zeros((), dtype), gx)
 
 
 def _src_vjp(g, ans, x, src, at=(), reduce="sum", include_self=True):
-    dtype = _raw(x).dtype
+    dtype = raw(x).dtype
     if reduce == "sum":
         return ops.getitem(g, at)
     if reduce == "mean":
-        return ops.getitem(g / np.maximum(_counts(_raw(x).shape, at, include_self), 1).astype(dtype), at)
+        return ops.getitem(g / np.maximum(_counts(raw(x).shape, at, include_self), 1).astype(dtype), at)
     if reduce == "prod":  # a lone zero in its group: the product of the others; else out / src
-        zero = _raw(src) == 0
-        zeros = np.zeros(_raw(x).shape, np.int64)
+        zero = raw(src) == 0
+        zeros = np.zeros(raw(x).shape, np.int64)
         np.add.at(zeros, at, zero)
         single = zero & (zeros[at] == 1)
         one = np.ones((), dtype)
@@ -126,7 +123,7 @@ def _put_index(self, indices):
                         f"not {type(indices).__name__}")
     out, axis = [], 0
     for i in indices:
-        i = np.asarray(_raw(i))
+        i = np.asarray(raw(i))
         if i.dtype.kind not in "iub":
             raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
         if i.dtype.kind == "u" and i.dtype.itemsize == 1:  # (a byte tensor is a mask, as PyTorch's)
@@ -154,7 +151,7 @@ def index_put(self, indices, values, accumulate=False):
 
 def masked_scatter(self, mask, source):
     """``self`` with ``source``'s first elements (in order) where ``mask`` holds."""
-    m = np.asarray(_raw(mask))
+    m = np.asarray(raw(mask))
     if m.dtype.kind != "b":
         raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with dtype "
                            f"{type_name(m.dtype)}")

@@ -32,17 +32,10 @@ from .printing import format_tensor
 from .reshaping import NOT_VIEWABLE, viewable
 from .values import (DEFAULT_INT, Device, Size, SizeMethod, check_device, default_float,
                      descending_order, dims, generator_of, named, summand,
-                     torch_dtype, type_name)
+                     sizes_of, torch_dtype, type_name)
 
 values_indices = {n: collections.namedtuple(n, ["values", "indices"])
                   for n in ("max", "min", "sort", "topk", "median")}
-
-
-def _sizes(args):
-    """``(2, 3)``, ``((2, 3),)`` or ``(torch.Size([2, 3]),)`` as one tuple."""
-    if len(args) == 1 and isinstance(args[0], (tuple, list)):
-        return tuple(int(a) for a in args[0])
-    return tuple(int(a) for a in args)
 
 
 def _is_basic(index):
@@ -219,7 +212,7 @@ class Tensor(GraphTensor, metaclass=LegacyConstructor):
     def view(self, *shape):
         if len(shape) == 1 and not isinstance(shape[0], (tuple, list, int)):
             return self.type(shape[0])  # view(dtype)
-        sizes = _sizes(shape)
+        sizes = sizes_of(shape)
         if not viewable(self.value, sizes):
             raise RuntimeError(NOT_VIEWABLE)
         return self._view(lambda base: ops.reshape(base, sizes), reshaped)
@@ -228,7 +221,7 @@ class Tensor(GraphTensor, metaclass=LegacyConstructor):
         return self.view(other.shape)
 
     def expand(self, *sizes):
-        sizes = _sizes(sizes)
+        sizes = sizes_of(sizes)
         lead = len(sizes) - self.ndim
         full = tuple(s if s != -1 else self.value.shape[i - lead] for i, s in enumerate(sizes))
         return self._view(lambda base: ops.broadcast_to(base, full))
@@ -266,11 +259,11 @@ class Tensor(GraphTensor, metaclass=LegacyConstructor):
         return named(out, "TransposeBackward0")
 
     def permute(self, *dims):
-        axes = _sizes(dims)
+        axes = sizes_of(dims)
         return self._view(lambda base: ops.transpose(base, axes), transposed(axes))
 
     def flip(self, *dims):
-        return ops.flip(self, _sizes(dims))
+        return ops.flip(self, sizes_of(dims))
 
     def __getitem__(self, index):
         if isinstance(index, CoreTensor):

@@ -288,6 +288,14 @@ def check_device(device, fn):
             "call gm.set_backend('cupy') and keep device='cpu' (or leave it out)")
 
 
+def sizes_of(args):
+    """``(2, 3)``, ``((2, 3),)`` or ``(torch.Size([2, 3]),)``: sizes as PyTorch's methods take
+    them (loose or in one sequence), as one tuple of ints."""
+    if len(args) == 1 and isinstance(args[0], (tuple, list)):
+        return tuple(int(a) for a in args[0])
+    return tuple(int(a) for a in args)
+
+
 class Generator:
     """``torch.Generator``: a seeded source of random numbers (NumPy's PCG64); a new one has
     PyTorch's default seed (``random.py`` adds ``get_state``/``set_state``)."""
