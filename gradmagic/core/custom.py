@@ -86,6 +86,9 @@ class CustomCall:
     # whether forward mode gives the outputs the tangents of the body's own ops, as plain code,
     # rather than grad_fn's transposed (JAX's custom_vjp, differentiated forward over reverse)
     body_tangents = False
+    # a dialect's function that makes a gradient of a type of its own (TensorFlow's
+    # IndexedSlices) the Tensor it stands for, anything else as it is; None: no such type
+    densify = None
 
     def __init__(self, name, grad_fn, names, inputs, variables, function=None, lead=(), kw=None,
                  level=0, unflatten=None):
@@ -250,6 +253,10 @@ def check_gradient(call: CustomCall, i: int, grad, record: bool):
         if not record:  # the common case: nothing more to check or convert
             return gv
         return grad if isinstance(grad, Tensor) else Tensor(gv)
+    if call.densify is not None and not isinstance(grad, Tensor):
+        dense = call.densify(grad)
+        if dense is not grad:
+            return check_gradient(call, i, dense, record)
     raw = grad.value if isinstance(grad, Tensor) else grad
     words = call.words  # custom_gradient(f): grad_fn ..., or custom_vjp(f): bwd ... in JAX's
     who = f"{words['function'].split()[0]}({call.name}): {words['grad_fn']}"

@@ -42,6 +42,20 @@ class TapeView:
         """Every argument of every op the tape recorded, in order."""
         return [a for entry in self._entries if entry is not None for a in entry[1]]
 
+    def has(self, prim) -> bool:
+        """Whether the tape recorded an op of primitive ``prim``."""
+        return any(e is not None and e[0] is prim for e in self._entries)
+
+    def uses(self) -> dict:
+        """{id of a Tensor: ``(primitive, args, out, params)`` of each recorded op that takes
+        it as an argument, in the order recorded}."""
+        found = {}
+        for e in self._entries:
+            if e is not None:
+                for a in e[1]:
+                    found.setdefault(id(a), []).append((e[0], e[1], e[3], e[4]))
+        return found
+
 
 NEVER = "never entered"  # a tape's state before its first `with`
 
@@ -64,6 +78,8 @@ class GradientTape:
     """
 
     records = True  # a tape records ops (a Listener only hears them)
+    dense = True  # every gradient it gives is a Tensor; False: a dialect's tape whose
+    # ``upstreams_wanted`` and ``regrade`` give some in another form (tf's IndexedSlices)
 
     def __init__(self, persistent: bool = False, watch_accessed_variables: bool = True):
         self._persistent = bool(persistent)
@@ -281,7 +297,7 @@ class GradientTape:
         if self._used:
             self._check_usable("gradient")
         if (output_gradients is None and isinstance(target, Tensor) and isinstance(sources, Tensor)
-                and not self._level and not TAPES.get() and unconnected_gradients == "none"
+                and self.dense and not self._level and not TAPES.get() and unconnected_gradients == "none"
                 and kind(sources.value.dtype) != "c"):
             # the commonest call, one Tensor of each, with nothing on the stack (no tape
             # records the pass, no listener hears it) and no pass recorded before: the steps
@@ -325,16 +341,35 @@ class GradientTape:
                     seeds[k] = settle((t.value, s), (t, s))[1][1]
             seeds = [s if record and isinstance(s, Tensor) else getattr(s, "value", s) for s in seeds]
         hooks = listeners()
-        grads = self._grads(targets, seeds, flat_sources, last=True, hooks=hooks)
+        extra = () if self.dense else self.upstreams_wanted(flat_sources)
+        grads = self._grads(targets, seeds, flat_sources + extra if extra else flat_sources,
+                            last=True, hooks=hooks)
         results = []
         for s in flat_sources:  # a loop, not a comprehension: warnings point at the caller
             results.append(_finish(grads.get(id(s)), s, how, "GradientTape.gradient"))
         if hooks:
-            seen = TapeView(self._entries, self._ids, self._watch_accessed)
+            seen = self.recorded()
             for h in hooks:
                 h.on_gradient_end(seen, targets, flat_sources, results, self._order)
+        if extra:
+            results = self.regrade(flat_sources, results, [grads.get(id(t)) for t in extra])
         self._release()
         return rebuild(results)
+
+    def recorded(self) -> TapeView:
+        """A read-only view of the ops this tape has recorded."""
+        return TapeView(self._entries, self._ids, self._watch_accessed)
+
+    # -- for a dialect's tape whose gradients are not all dense (``dense = False``) --------
+    def upstreams_wanted(self, sources) -> list:
+        """Tensors besides ``sources`` whose upstream gradients, from the coming pass,
+        ``regrade`` needs."""
+        return []
+
+    def regrade(self, sources, results, upstreams) -> list:
+        """``results`` (the sources' gradients) in the form this tape gives them, from the
+        ``upstreams`` of the Tensors that ``upstreams_wanted`` named (None: none came)."""
+        return results
 
     def jacobian(self, target: Tensor, sources, unconnected_gradients: str = "none", parallel_iterations=None,
                  experimental_use_pfor=True):

@@ -29,7 +29,7 @@ and gradient tools), ``tensor_array``, ``eager`` (graph-mode no-ops, initializer
 
 from .. import out_of_scope
 from ..core.ops import stop_gradient
-from ..core.tape import GradientTape
+from .sparse import GradientTape
 from ..core.tensor import Shape as TensorShape
 from ..core.tensor import Tensor
 from . import autodiff, config, debugging, dtypes, errors, linalg, math, nest, nn, random

@@ -15,8 +15,9 @@ from ..core.primitive import composite
 from ..core.tensor import Tensor
 from ..errors import GradientValueError
 from .errors import InvalidArgumentError
+from .sparse import rows
 from .math import dims
-from .tensors import (as_tensor, axis_of, check_dtype, int32, int64, operands,
+from .tensors import (IndexedSlices, as_tensor, axis_of, check_dtype, int32, int64, operands,
                       shape_of)
 
 
@@ -108,9 +109,17 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
     return ops.clip(as_tensor(t), clip_value_min, clip_value_max)
 
 
-@composite("1 where the norm is under clip_norm, else its projection scaled")
 def clip_by_norm(t, clip_norm, axes=None, name=None):
-    """``t * clip_norm / max(norm(t), clip_norm)``, with a gradient that is finite at 0."""
+    """``t * clip_norm / max(norm(t), clip_norm)``, with a gradient that is finite at 0; an
+    ``IndexedSlices``'s values by their own norm (a repeated index's rows each count), as
+    TensorFlow clips them."""
+    if isinstance(t, IndexedSlices):
+        return IndexedSlices(clipped(t.values, clip_norm, axes), t.indices, t.dense_shape)
+    return clipped(t, clip_norm, axes)
+
+
+@composite("1 where the norm is under clip_norm, else its projection scaled", name="clip_by_norm")
+def clipped(t, clip_norm, axes=None):
     t = as_tensor(t)
     l2sum = ops.sum(t * t, axis=axes, keepdims=True)
     positive = l2sum > 0
@@ -120,8 +129,9 @@ def clip_by_norm(t, clip_norm, axes=None, name=None):
 
 def global_norm(t_list, name=None):
     """``tf.linalg.global_norm``: ``sqrt(sum of every element squared)`` over the list (None
-    entries are skipped)."""
-    ts = [as_tensor(t) for t in t_list if t is not None]
+    entries are skipped; an ``IndexedSlices`` by its values, so a repeated index's rows each
+    count, as in TensorFlow)."""
+    ts = [as_tensor(values_of(t)) for t in t_list if t is not None]
     if not ts:
         raise GradientValueError("tf.linalg.global_norm(t_list): expected at least one tensor")
     total = ops.sum(ts[0] * ts[0])
@@ -135,8 +145,20 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     clip_norm)``; returns ``(clipped list, global_norm)``, None entries kept."""
     norm = global_norm(t_list) if use_norm is None else as_tensor(use_norm)
     scale = clip_norm * ops.minimum(1.0 / norm, 1.0 / as_tensor(clip_norm))
-    return [None if t is None else as_tensor(t) * ops.astype(scale, as_tensor(t).dtype)
-            for t in t_list], norm
+    return [None if t is None else scaled(t, scale) for t in t_list], norm
+
+
+def scaled(t, scale):
+    """``t`` times ``scale`` in ``t``'s dtype; an ``IndexedSlices``'s values, kept sparse."""
+    if isinstance(t, IndexedSlices):
+        return IndexedSlices(scaled(t.values, scale), t.indices, t.dense_shape)
+    t = as_tensor(t)
+    return t * ops.astype(scale, t.dtype)
+
+
+def values_of(t):
+    """An ``IndexedSlices``'s values; anything else as it is."""
+    return t.values if isinstance(t, IndexedSlices) else t
 
 
 # -- indexing --------------------------------------------------------------------------------
@@ -171,6 +193,8 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
             f"rank of indices ({idx.ndim})")
     check_range("tf.gather", idx, p.shape[a])
     if b == 0:
+        if a == 0:  # its own op, whose source gets IndexedSlices (tf/sparse.py)
+            return rows(p, idx)
         return ops.getitem(p, (builtins.slice(None),) * a + (idx,))
     if p.shape[:b] != tuple(idx.shape[:b]):
         raise GradientValueError(

@@ -2,7 +2,7 @@
 ``GradientTape``."""
 
 from ..core.forward import ForwardAccumulator
-from ..core.tape import GradientTape
+from .sparse import GradientTape
 from .tensors import missing
 
 __all__ = ["ForwardAccumulator", "GradientTape"]

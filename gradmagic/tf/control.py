@@ -18,7 +18,7 @@ from .arrays import unstack
 from .errors import InvalidArgumentError
 from .nest import outline
 from .tensor_array import TensorArray
-from .tensors import as_tensor, convert_to_tensor
+from .tensors import as_tensor, convert_to_tensor, dense_of
 
 
 def callable_or_fail(fn, arg, f):
@@ -153,6 +153,7 @@ class TensorCall(CustomCall):
 
     __slots__ = ()
     tensors = True
+    densify = staticmethod(dense_of)  # an IndexedSlices grad_fn returns, as TensorFlow takes it
 
 
 class TensorGradientFunction(CustomGradientFunction):

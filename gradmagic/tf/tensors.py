@@ -11,10 +11,10 @@ import sys
 
 import numpy as np
 
-from .._backend import default_xp, xp_of
+from .._backend import default_xp, to_host, xp_of
 from .._dtypes import dtype_of
 from ..core import creation, ops
-from ..core.tensor import Tensor
+from ..core.tensor import Shape, Tensor
 from ..core.tensor import Variable as CoreVariable
 from ..core.tensor import callable_value
 from ..core.tensor import constant as core_constant
@@ -28,6 +28,50 @@ int8, int16, int32, int64 = (dtype_of(np.dtype(n)) for n in ("int8", "int16", "i
 uint8, complex64, complex128 = (dtype_of(np.dtype(n)) for n in ("uint8", "complex64", "complex128"))
 bool = dtype_of(np.dtype("bool"))  # noqa: A001  (tf.bool)
 newaxis = None
+
+
+class IndexedSlices:
+    """``tf.IndexedSlices(values, indices, dense_shape=None)``: rows ``values`` of a tensor of
+    shape ``dense_shape`` at ``indices`` along its first axis. A Variable's scatter methods
+    take them, and ``GradientTape.gradient`` gives them for a source read by ``tf.gather``
+    alone (``tf/sparse.py``). Where a Tensor is expected, one is made dense (a repeated
+    index's rows added up), as TensorFlow converts them; Python's arithmetic operators
+    refuse them, as TensorFlow's do, all but ``-``."""
+
+    def __init__(self, values, indices, dense_shape=None):
+        self.values, self.indices = as_tensor(values), as_tensor(indices)
+        self.dense_shape = None if dense_shape is None else as_tensor(dense_shape)
+
+    dtype = property(lambda self: self.values.dtype)
+    shape = property(lambda self: None if self.dense_shape is None
+                     else Shape(int(n) for n in to_host(self.dense_shape.value)))
+
+    def __array__(self, dtype=None, copy=None):  # NumPy's conversion (a Variable's assign_sub)
+        dense = to_host(densified(self).value)
+        return dense if dtype is None else dense.astype(dtype)
+
+    def __neg__(self):
+        return IndexedSlices(ops.negative(self.values), self.indices, self.dense_shape)
+
+    def __repr__(self):
+        return (f"IndexedSlices(indices={self.indices}, values={self.values}, "
+                f"dense_shape={self.dense_shape})")
+
+
+def densified(s):
+    """``IndexedSlices`` ``s`` as the dense Tensor it stands for: zeros of its
+    ``dense_shape`` with each row of ``values`` added at its index (recorded, so a
+    gradient flows to the values)."""
+    if s.dense_shape is None:
+        raise GradientValueError(f"Tensor conversion requested for IndexedSlices for argument "
+                                 f"`value` without dense_shape: {s!r}")
+    shape = tuple(int(n) for n in to_host(s.dense_shape.value))
+    return ops.scatter_add(s.values, shape, xp_of(s.values.value).asarray(s.indices.value))
+
+
+def dense_of(x):
+    """``x`` made dense if it is an ``IndexedSlices``, else ``x`` as it is."""
+    return densified(x) if isinstance(x, IndexedSlices) else x
 
 
 def missing(what):
@@ -45,9 +89,11 @@ def not_supported(fn, what, instead):
 
 def as_tensor(x):
     """``x`` as a Tensor: a Tensor (or Variable) as it is, a list holding Tensors packed
-    (``packed``), anything else as ``tf.constant``."""
+    (``packed``), an ``IndexedSlices`` made dense, anything else as ``tf.constant``."""
     if isinstance(x, Tensor):
         return x
+    if isinstance(x, IndexedSlices):
+        return densified(x)
     t = packed(x) if type(x) in SEQUENCES else None
     return core_constant(x) if t is None else t
 
@@ -66,7 +112,7 @@ def operands(fn, *values):
 def converted(fn, value, dtype):
     """A non-Tensor input of ``fn`` as a Tensor of ``dtype``: NumPy values cast to it, as
     TensorFlow casts them; a list holding Tensors packed."""
-    if type(value) in SEQUENCES and _first_tensor(value) is not None:
+    if (type(value) in SEQUENCES and _first_tensor(value) is not None) or isinstance(value, IndexedSlices):
         return as_tensor(value)
     if dtype.kind in "biu" and not isinstance(value, (np.ndarray, np.generic)):
         if np.asarray(value).dtype.kind in "fc":  # a Python float, even 2.0, is refused
@@ -130,6 +176,8 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
     does not change the result, and the tape follows the read to the Variable)."""
     if isinstance(value, CoreVariable):
         value = value.read_value()
+    elif isinstance(value, IndexedSlices):
+        value = densified(value)
     pack = packed(value) if type(value) in SEQUENCES else None
     if pack is not None:  # a list holding Tensors
         value = pack

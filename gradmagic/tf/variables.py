@@ -1,5 +1,5 @@
 """A Variable's scatter methods, as TensorFlow's (``v.scatter_nd_update(indices, updates)``,
-``v.scatter_update(tf.IndexedSlices(values, indices))`` ...), and ``tf.IndexedSlices``.
+``v.scatter_update(tf.IndexedSlices(values, indices))`` ...).
 
 Each computes the new value with the matching ``tf.tensor_scatter_nd_*`` (so indices,
 shapes and dtypes are checked with TensorFlow's errors) on the values alone, and assigns
@@ -8,28 +8,12 @@ it: like ``assign``, an update is not recorded, and returns the Variable.
 
 import numpy as np
 
-from ..core.tensor import Shape, Tensor
+from ..core.tensor import Tensor
 from ..core.tensor import Variable as CoreVariable
 from ..errors import GradientTypeError
+from .arrays import gather
 from .scatter import tensor_scatter_nd_add, tensor_scatter_nd_sub, tensor_scatter_nd_update
-from .tensors import as_tensor
-
-
-class IndexedSlices:
-    """``tf.IndexedSlices(values, indices, dense_shape=None)``: rows ``values`` of a tensor at
-    ``indices`` along its first axis, as the scatter methods of a Variable take them."""
-
-    def __init__(self, values, indices, dense_shape=None):
-        self.values, self.indices = as_tensor(values), as_tensor(indices)
-        self.dense_shape = None if dense_shape is None else as_tensor(dense_shape)
-
-    dtype = property(lambda self: self.values.dtype)
-    shape = property(lambda self: None if self.dense_shape is None
-                     else Shape(int(n) for n in self.dense_shape.numpy()))
-
-    def __repr__(self):
-        return (f"IndexedSlices(indices={self.indices}, values={self.values}, "
-                f"dense_shape={self.dense_shape})")
+from .tensors import IndexedSlices
 
 
 def values_of(x):
@@ -59,7 +43,13 @@ def by_rows(scatter):
     return method
 
 
+def sparse_read(self, indices, name=None):
+    """``v.sparse_read(indices)``: ``tf.gather(v, indices)``, whose gradient for ``v`` is an
+    ``IndexedSlices``."""
+    return gather(self, indices)
+
+
 CoreVariable.add_methods(
-    scatter_nd_update=updated(tensor_scatter_nd_update), scatter_nd_add=updated(tensor_scatter_nd_add),
+    sparse_read=sparse_read, scatter_nd_update=updated(tensor_scatter_nd_update), scatter_nd_add=updated(tensor_scatter_nd_add),
     scatter_nd_sub=updated(tensor_scatter_nd_sub), scatter_update=by_rows(tensor_scatter_nd_update),
     scatter_add=by_rows(tensor_scatter_nd_add), scatter_sub=by_rows(tensor_scatter_nd_sub))
