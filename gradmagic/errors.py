@@ -31,3 +31,13 @@ class TapeReentryError(TapeError, ValueError):
 
 class WatchTypeError(GradientTypeError, ValueError):
     """Something a tape cannot watch, such as a NumPy array (a ValueError in TensorFlow too)."""
+
+
+def through_complex(fn, dtype, complex_dtype) -> NoGradientError:
+    """The error for a real value's gradient that came back through complex values: the
+    rules are written for real values (no conjugates), so it would be wrong."""
+    return NoGradientError(
+        f"{fn}: the gradient of a real value (dtype {dtype}) came back through complex values "
+        f"({complex_dtype}), which gradmagic does not differentiate: its rules are written for "
+        "real values, so the result would be wrong; compute with the real and imaginary parts "
+        "as real values (|z|**2 as re**2 + im**2)")

@@ -559,18 +559,17 @@ def stop_gradient(x) -> Tensor:
 def nondiff(func, args, kwargs):
     """Run a NumPy function on the values; array results come back as unconnected Tensors."""
     def raw(a):
-        if isinstance(a, Tensor):
-            return a.value
         if isinstance(a, (list, tuple)):
             return type(a)(raw(b) for b in a)
-        return a
+        return a.value if isinstance(a, Tensor) else a
     cls = result_class([b for a in args for b in (a if isinstance(a, (list, tuple)) else (a,))])
     args = [raw(a) for a in args]
     kwargs = {k: raw(v) for k, v in kwargs.items()}
     first = next((a for a in args if hasattr(a, "shape")), None)
     xp = numpy_names(xp_of(first))
-    result = getattr(xp.linalg if func.__module__.endswith("linalg") else xp, func.__name__)(*args, **kwargs)
-    return _wrap_nondiff(result, cls)
+    sub = func.__module__.rpartition(".")[2]  # another module's function of that name and place
+    f = func if xp is np else getattr(getattr(xp, sub) if sub in ("linalg", "fft") else xp, func.__name__)
+    return _wrap_nondiff(f(*args, **kwargs), cls)
 
 
 def _wrap_nondiff(r, cls):

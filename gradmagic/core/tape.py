@@ -14,7 +14,7 @@ import numpy as np
 
 from .._backend import TENSORS_APART, common_xp, kind, settle, xp_of
 from ..errors import (GradientTypeError, GradientValueError, TapeError, TapeReentryError,
-                      WatchTypeError)
+                      WatchTypeError, through_complex)
 from ..tracebacks import user_stacklevel
 from . import ops
 from .backward import backward, ones
@@ -398,7 +398,8 @@ class GradientTape:
             if not per_row:
                 out.append(Tensor(xp_of(s.value).zeros(target.shape + s.shape, dtype=s.dtype)))
                 continue
-            out.append(as_tensor(ops.reshape(ops.stack(per_row), target.shape + s.shape)))
+            out.append(_assembled(ops.reshape(ops.stack(per_row), target.shape + s.shape), s,
+                                  "GradientTape.jacobian"))
         return rebuild(out)
 
     def batch_jacobian(self, target: Tensor, source: Tensor, unconnected_gradients: str = "none",
@@ -431,7 +432,8 @@ class GradientTape:
         if all(r is None for r in rows):
             return _finish(None, source, how, "GradientTape.batch_jacobian", shape)
         rows = [ops.zeros_like(source) if r is None else r for r in rows]
-        return as_tensor(ops.reshape(ops.stack(rows, axis=1), shape))
+        return _assembled(ops.reshape(ops.stack(rows, axis=1), shape), source,
+                          "GradientTape.batch_jacobian")
 
 
 JACOBIAN_LIMIT = 1 << 27  # elements (1 GiB of float64)
@@ -478,8 +480,18 @@ def _finish(g, source, how, fn, shape=None):
             return None
         return Tensor(xp_of(source.value).zeros(shape or source.shape, dtype=source.dtype))
     if g.dtype != source.dtype:  # a mixed-precision graph: give the source's own dtype
+        if kind(g.dtype) == "c":
+            raise through_complex(fn, source.dtype, g.dtype)
         g = ops.astype(g, source.dtype)
     return as_tensor(g)
+
+
+def _assembled(j, source, fn):
+    """A Jacobian assembled from rows, as a Tensor; one of a real source that came through
+    complex values is refused, as its gradient is."""
+    if kind(j.dtype) == "c" and kind(source.dtype) != "c":
+        raise through_complex(fn, source.dtype, j.dtype)
+    return as_tensor(j)
 
 
 def _first(values):

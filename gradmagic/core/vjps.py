@@ -16,6 +16,7 @@ import numpy as np
 
 from .._array_api import numpy_names
 from .._backend import kind, xp_of
+from ..errors import through_complex
 from . import fused, ops
 from .fused import (divide_backward, mean_backward, power_backward, sigmoid_backward,
                     sum_backward, tanh_backward)
@@ -64,8 +65,17 @@ defvjp(U[np.conjugate], lambda g, ans, x: g, labels=("1",))  # real values only
 defvjp(ops.SIGMOID, lambda g, ans, x: sigmoid_backward(g, ans), labels=("s(x) (1 - s(x))",))
 defvjp(ops.SOFTPLUS, lambda g, ans, x: g * sigmoid(x), labels=("sigmoid(x)",))
 defvjp(ops.IDENTITY, lambda g, ans, x: g, labels=("1",))
-defvjp(ops.ASTYPE, lambda g, ans, x, dtype: ops.astype(g, x.dtype) if kind(x.dtype) in "fc" else None,
-       labels=("cast back",))
+def cast_back(g, ans, x, dtype):
+    """A cast's gradient, in its input's dtype (None for an integer input); a real input's
+    gradient from a complex cast's is refused (the rules after it take no conjugates)."""
+    if kind(x.dtype) not in "fc":
+        return None
+    if kind(x.dtype) == "f" and kind(raw(g).dtype) == "c":
+        raise through_complex("the cast to complex", x.dtype, raw(g).dtype)
+    return ops.astype(g, x.dtype)
+
+
+defvjp(ops.ASTYPE, cast_back, labels=("cast back",))
 
 # -- elementwise, two arguments -----------------------------------------------------
 defvjp(U[np.add], lambda g, ans, x, y: g, lambda g, ans, x, y: g, labels=("1", "1"))

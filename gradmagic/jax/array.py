@@ -121,8 +121,10 @@ def _narrowed(prim, args, vals, out, params):
 
 
 def absolute(x):
-    """``|x|`` with JAX's derivative at 0, 1 (TensorFlow's and PyTorch's is 0)."""
-    return absolute_one_at_zero(asarray(x))
+    """``|x|`` with JAX's derivative at 0, 1 (TensorFlow's and PyTorch's is 0); of complex
+    values, their real magnitudes, as JAX's (no gradient through them here)."""
+    x = asarray(x)
+    return ops.absolute(x) if x.dtype.kind == "c" else absolute_one_at_zero(x)
 
 
 Array.result_class = Array

@@ -19,6 +19,7 @@ from ..core.backward import ones
 from ..core.context import LEVEL, listeners
 from ..core.tape import TapeView
 from ..core.tensor import Tensor as CoreTensor
+from ..errors import through_complex
 from .anomaly import hooks_with_anomaly
 from .graph import CHANGES, FREED, SERIAL, Node, Tensor, as_tensor_of
 from .hooks import LIVE, run_post_accumulate, with_hooks, with_node_hooks
@@ -239,6 +240,13 @@ def retained_after(walk, sources):
     return list(out.values())
 
 
+def real_only(fn, t, g):
+    """Refuse a gradient for real ``t`` that came back through complex values: the rules take
+    no conjugates (complex dtypes are out of scope here)."""
+    if g.dtype.kind == "c" and t.dtype.kind != "c":
+        raise through_complex(fn, t.dtype, g.dtype)
+
+
 def accumulate(t, g):
     """``t.grad += g``, as PyTorch accumulates into a leaf."""
     held = t.grad_value
@@ -248,6 +256,7 @@ def accumulate(t, g):
     fresh = not isinstance(g, Tensor)  # a tensor made here, which nothing else holds
     g = as_tensor_of(g, t)
     if g.dtype != t.dtype:
+        real_only("backward()", t, g)
         g, fresh = as_tensor_of(ops.astype(g, t.dtype), t), True
     if held is None:
         t.grad_value = g if g.requires_grad or fresh else as_tensor_of(g.value, t)
@@ -351,7 +360,10 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
             results.append(as_tensor_of(s.value * 0, s) if materialize_grads else None)
             continue
         g = as_tensor_of(run_hooks(s, g) if s.backward_hooks and s.grad_fn is None else g, s)
-        results.append(g if g.dtype == s.dtype else g.type(s.dtype))
+        if g.dtype != s.dtype:
+            real_only("autograd.grad()", s, g)
+            g = g.type(s.dtype)
+        results.append(g)
     hooks = listeners()
     if hooks:
         walk.tell(hooks, roots, sources, results)
