@@ -197,6 +197,9 @@ def _sequence(call, result, n, what, bare=True):
             isinstance(result, (tuple, list)) and len(result) == n):
         leaves = flatten(result)[0]  # nested as the arguments were: TensorFlow flattens it
         result = leaves if len(leaves) == n else result
+    if isinstance(result, (tuple, list)) and len(result) != n:  # empty lists flatten away, as in
+        kept = [r for r in result if not (type(r) in (list, tuple) and not r)]  # TensorFlow's
+        result = kept if len(kept) == n else result  # nest: (g, []) where variables is None
     if n > 1 and (isinstance(result, Tensor) or hasattr(result, "shape")):  # one gradient: a count
         raise GradientValueError(  # as TensorFlow counts it (a ValueError there too)
             f"custom_gradient({call.name}): grad_fn must return {n} gradient(s), one per "

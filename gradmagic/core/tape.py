@@ -391,7 +391,7 @@ class GradientTape:
         out = []
         for s in flat_sources:
             per_row = [r.get(id(s)) for r in rows]
-            if target.size and all(p is None for p in per_row):
+            if (target.size and all(p is None for p in per_row)) or kind(s.dtype) not in "fc":
                 out.append(_finish(None, s, how, "GradientTape.jacobian", target.shape + s.shape))
                 continue
             per_row = [ops.zeros_like(s) if p is None else p for p in per_row]

@@ -260,6 +260,8 @@ def _assignable(variable, value, fn):
     """``value`` as an array to write into ``variable``: in its array module, of a dtype that
     casts to the variable's within its kind; a Tensor of the variable's own dtype."""
     same_dtype(variable, value, fn)
+    if type(value) in (list, tuple):  # Tensors in a list, as their values: a write is not recorded
+        value = _values(value)
     new = to_array(value, None, fn, "value", module=xp_of(variable.value))
     if not np.can_cast(np.dtype(str(new.dtype)), np.dtype(str(variable.dtype)), "same_kind"):
         raise GradientTypeError(  # as TensorFlow refuses (a float into an int Variable)
@@ -267,6 +269,12 @@ def _assignable(variable, value, fn):
             f"{variable.dtype} without losing what it holds; cast it first, e.g. "
             "np.round(value).astype(...)")
     return new
+
+
+def _values(x):
+    if type(x) in (list, tuple):
+        return type(x)(_values(a) for a in x)
+    return to_host(x.value) if isinstance(x, Tensor) else x
 
 
 class VariableSlice(Tensor):

@@ -49,10 +49,10 @@ from .eager import (constant_initializer, control_dependencies, device, get_logg
 from .linalg import einsum, matmul, norm, tensordot
 from .math import add_n, argmax, argmin, cumsum, scalar_mul
 from .module import Module, name_scope
-from .more_arrays import (ensure_shape, get_static_value, identity_n, meshgrid,
-                          parallel_stack, realdiv, reverse_sequence, saturate_cast, searchsorted,
-                          sequence_mask, shape_n, truncatediv, truncatemod, unique,
-                          unique_with_counts, unravel_index)
+from .more_arrays import (dynamic_partition, dynamic_stitch, ensure_shape, get_static_value,
+                          identity_n, meshgrid, parallel_stack, realdiv, reverse_sequence,
+                          saturate_cast, searchsorted, sequence_mask, shape_n, truncatediv,
+                          truncatemod, unique, unique_with_counts, unravel_index)
 from .scatter import (scatter_nd, tensor_scatter_nd_add, tensor_scatter_nd_sub,
                       tensor_scatter_nd_update)
 from .specs import TensorSpec, function
@@ -102,7 +102,7 @@ __all__ = sorted({
     "name_scope", "scalar_mul",
     "unique", "unique_with_counts", "searchsorted", "sequence_mask", "meshgrid",
     "reverse_sequence", "realdiv", "truncatediv", "truncatemod", "shape_n", "identity_n",
-    "parallel_stack", "unravel_index", "saturate_cast", "ensure_shape", "get_static_value",
+    "parallel_stack", "unravel_index", "dynamic_partition", "dynamic_stitch", "saturate_cast", "ensure_shape", "get_static_value",
     "as_dtype", "strided_slice", "tensor_scatter_nd_max", "tensor_scatter_nd_min",
     "control_dependencies", "group", "no_op", "device", "init_scope", "get_logger",
     "no_gradient", "inside_function", "constant_initializer", "zeros_initializer",

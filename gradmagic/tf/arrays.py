@@ -106,7 +106,11 @@ def where(condition, x=None, y=None, name=None):
 
 # -- clipping --------------------------------------------------------------------------------
 def clip_by_value(t, clip_value_min, clip_value_max, name=None):
-    return ops.clip(as_tensor(t), clip_value_min, clip_value_max)
+    """``maximum(minimum(t, max), min)``, as TensorFlow's: a min above the max wins."""
+    lo, hi = clip_value_min, clip_value_max
+    if np.any(np.asarray(to_host(getattr(lo, "value", lo))) > np.asarray(to_host(getattr(hi, "value", hi)))):
+        hi = ops.maximum(lo, hi)
+    return ops.clip(as_tensor(t), lo, hi)
 
 
 def clip_by_norm(t, clip_norm, axes=None, name=None):
@@ -145,6 +149,7 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     clip_norm)``; returns ``(clipped list, global_norm)``, None entries kept."""
     norm = global_norm(t_list) if use_norm is None else as_tensor(use_norm)
     scale = clip_norm * ops.minimum(1.0 / norm, 1.0 / as_tensor(clip_norm))
+    scale = scale + (norm - norm)  # NaN throughout for a norm that is not finite, as TensorFlow
     return [None if t is None else scaled(t, scale) for t in t_list], norm
 
 
@@ -172,6 +177,8 @@ def indices_of(indices, fn, like):
 def check_range(fn, idx, n):
     """An index outside ``[0, n)`` is an error, in TensorFlow's words."""
     host = np.asarray(to_host(idx))
+    if not host.ndim and not 0 <= host < n:  # one index: TensorFlow names no position
+        raise InvalidArgumentError(f"{fn}: indices = {int(host)} is not in [0, {n})")
     bad = np.argwhere((host < 0) | (host >= n))
     if bad.size:
         at = tuple(int(i) for i in bad[0])

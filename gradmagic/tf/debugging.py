@@ -95,6 +95,11 @@ def check_numerics(tensor, message, name=None):
     return t
 
 
+def assert_all_finite(t, msg, name=None, x=None, message=None):
+    """``tf.debugging.assert_all_finite``: ``t`` itself, or ``check_numerics``'s error."""
+    return check_numerics(t if x is None else x, msg if message is None else message)
+
+
 def enable_check_numerics(stack_height_limit=30, path_length_limit=50):
     """``tf.debugging.enable_check_numerics``: gradmagic does not stop at the first NaN or
     inf; this says so, and what does the job, rather than leave the switch without effect."""
@@ -106,7 +111,7 @@ def disable_check_numerics():
     pass
 
 
-__all__ = ["assert_rank", "assert_equal", "assert_none_equal", "assert_less", "assert_less_equal",
+__all__ = ["assert_all_finite", "assert_rank", "assert_equal", "assert_none_equal", "assert_less", "assert_less_equal",
            "assert_greater", "assert_greater_equal", "check_numerics", "enable_check_numerics", "disable_check_numerics"]
 
 

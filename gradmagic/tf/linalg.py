@@ -131,8 +131,11 @@ def band_part(input, num_lower, num_upper, name=None):  # noqa: A002
 
 def triangular_solve(matrix, rhs, lower=True, adjoint=False, name=None):
     """``tf.linalg.triangular_solve``: ``solve`` with the lower (or upper) triangle of
-    ``matrix`` only; the other triangle is not read and gets no gradient."""
-    m, r = same_rank("tf.linalg.triangular_solve", square("tf.linalg.triangular_solve", matrix), rhs)
+    ``matrix`` only; the other triangle is not read and gets no gradient. The batch axes of
+    ``matrix`` and ``rhs`` broadcast."""
+    m, r = square("tf.linalg.triangular_solve", matrix), as_tensor(rhs)
+    if r.ndim < 2:  # a matrix of right-hand sides; their batch axes broadcast, as TensorFlow's
+        same_rank("tf.linalg.triangular_solve", m, r)
     t = band_part(m, -1, 0) if lower else band_part(m, 0, -1)
     return core.solve(matrix_transpose(t) if adjoint else t, r)
 

@@ -16,6 +16,7 @@ import numpy as np
 
 from .._backend import to_host, xp_of
 from ..core import ops, statistics
+from ..core.primitive import Primitive, apply, defvjp
 from ..core.tensor import Tensor
 from ..core.tensor import Variable as CoreVariable
 from ..core.tensor import constant as core_constant
@@ -268,7 +269,58 @@ def truncatemod(x, y, name=None):
         return made(np.asarray(np.fmod(u, v)).astype(a.dtype), a)
 
 
-__all__ = ["Unique", "UniqueWithCounts", "unique", "unique_with_counts", "searchsorted",
+def dynamic_partition(data, partitions, num_partitions, name=None):
+    """``tf.dynamic_partition``: ``num_partitions`` Tensors, the ``i``-th holding the slices
+    of ``data`` whose entry in ``partitions`` (a prefix of ``data``'s shape) is ``i``, in
+    order; differentiable (each slice's gradient goes back to its place)."""
+    d, p = as_tensor(data), as_tensor(partitions)
+    host = np.asarray(host_ints("tf.dynamic_partition", "partitions", "partitions", p, ("int32",)))
+    n = int(num_partitions)
+    bad = np.argwhere((host < 0) | (host >= n))
+    if bad.size:
+        at = ",".join(str(int(i)) for i in bad[0])
+        raise InvalidArgumentError(f"tf.dynamic_partition: partitions[{at}] = {int(host[tuple(bad[0])])} "
+                                   f"is not in [0, {n})")
+    if host.shape != d.shape[:host.ndim]:
+        raise InvalidArgumentError(f"tf.dynamic_partition: data.shape must start with partitions.shape, "
+                                   f"got data.shape = {list(d.shape)}, partitions.shape = {list(host.shape)}")
+    xp = xp_of(d.value)
+    return [ops.getitem(d, xp.asarray(host == i)) for i in builtins.range(n)]
+
+
+STITCH = Primitive("dynamic_stitch", op=lambda rows, index, winners: rows[winners])
+defvjp(STITCH, lambda g, ans, rows, index, winners: ops.getitem(g, index),
+       labels=("the upstream at each row's index (every write of a repeated index)",))
+
+
+def dynamic_stitch(indices, data, name=None):
+    """``tf.dynamic_stitch``: ``merged[indices[m][i]] = data[m][i]``, a later write of an index
+    winning; the gradient of each ``data[m][i]`` is the upstream at its index, a
+    written-over one's too, as TensorFlow's rule gives it."""
+    if len(indices) != len(data):
+        raise InvalidArgumentError(f"tf.dynamic_stitch: expected as many data as indices, got "
+                                   f"{len(data)} and {len(indices)}")
+    idx = [np.asarray(host_ints("tf.dynamic_stitch", "indices", "indices", as_tensor(i), ("int32",)))
+           for i in indices]
+    parts = [as_tensor(d) for d in data]
+    row = parts[0].shape[idx[0].ndim:]
+    for k, (i, d) in enumerate(zip(idx, parts)):
+        if d.shape != i.shape + row:
+            raise InvalidArgumentError(f"tf.dynamic_stitch: data[{k}].shape = {list(d.shape)} does not "
+                                       f"start with indices[{k}].shape = {list(i.shape)}")
+    flat = np.concatenate([i.reshape(-1) for i in idx])
+    rows = ops.concatenate([ops.reshape(d, (-1,) + row) for d in parts], axis=0)
+    last = np.full(int(flat.max()) + 1 if flat.size else 0, -1)
+    np.maximum.at(last, flat, np.arange(flat.size))
+    index = flat
+    if (last < 0).any():  # an index no one wrote: zeros there (TensorFlow leaves it undefined)
+        rows = ops.concatenate([rows, ops.zeros_like(rows[:1])], axis=0)
+        last, index = np.where(last < 0, flat.size, last), np.append(flat, 0)
+    xp = xp_of(rows.value)
+    return apply(STITCH, rows, index=xp.asarray(index), winners=xp.asarray(last))
+
+
+__all__ = ["dynamic_partition", "dynamic_stitch", "Unique", "UniqueWithCounts", "unique", "unique_with_counts", "searchsorted",
            "sequence_mask", "meshgrid", "reverse_sequence", "shape_n", "identity_n",
            "parallel_stack", "unravel_index", "saturate_cast", "ensure_shape", "get_static_value",
            "realdiv", "truncatediv", "truncatemod"]

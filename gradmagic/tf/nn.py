@@ -101,13 +101,15 @@ def moments(x, axes, shift=None, keepdims=False, name=None):
 @composite("scale / sqrt(var + eps)", "-scale / sqrt(var + eps)", "-(x - mean) scale / (2 (var + eps)^1.5)", "1", "(x - mean) / sqrt(var + eps)")
 def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name=None):
     """``(x - mean) * scale / sqrt(variance + epsilon) + offset`` (``offset``, ``scale`` may
-    be None)."""
+    be None), computed as TensorFlow computes it: ``inv = rsqrt(variance + epsilon) * scale``
+    and ``offset - mean * inv`` in their own dtype (float32 for Python numbers), each cast to
+    ``x``'s, then ``x * inv + (offset - mean * inv)``."""
     x = as_tensor(x)
-    inv = ops.reciprocal(ops.sqrt(as_tensor(variance) + variance_epsilon))
+    inv = ops.reciprocal(ops.sqrt(as_tensor(variance + variance_epsilon)))
     if scale is not None:
-        inv = inv * as_tensor(scale)
-    out = (x - as_tensor(mean)) * inv
-    return out if offset is None else out + as_tensor(offset)
+        inv = inv * scale
+    shift = -mean * inv if offset is None else offset - mean * inv
+    return x * ops.astype(inv, x.dtype) + ops.astype(as_tensor(shift), x.dtype)
 
 
 @composite("mask / (1 - rate)", elementwise=True)

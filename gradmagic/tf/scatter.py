@@ -15,10 +15,9 @@ from .._backend import xp_of
 from ..core import ops
 from ..core.custom import custom_gradient
 from ..core.tensor import Tensor
-from ..core.tensor import constant as core_constant
 from .errors import InvalidArgumentError
 from .segments import dtype_word, host_ints
-from .tensors import as_tensor, not_supported, shape_of
+from .tensors import as_tensor, converted, not_supported, shape_of
 
 INDEX_TYPES = ("int16", "int32", "int64")
 
@@ -55,7 +54,7 @@ def checked_for_tensor(fn, op, tensor, indices, updates):
     """``(tensor, rows of updates, coordinates)`` for the ``tensor_scatter_nd_*`` family, in
     the order TensorFlow checks them."""
     t = as_tensor(tensor)
-    u = updates if isinstance(updates, Tensor) else core_constant(updates, t.dtype)
+    u = updates if isinstance(updates, Tensor) else converted(fn, updates, t.dtype)  # a list packed
     idx = host_ints(fn, "indices", "Tindices", as_tensor(indices), INDEX_TYPES + ("uint16",))
     if idx.ndim == 0:
         raise InvalidArgumentError(f"{fn}(indices): Indices shape must have rank at least one. Found:[]")

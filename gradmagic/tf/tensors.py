@@ -294,7 +294,7 @@ def range(start, limit=None, delta=1, dtype=None, name=None):  # noqa: A001
 def linspace(start, stop, num, name=None, axis=0):
     """``tf.linspace``: ``num`` evenly spaced values from ``start`` to ``stop`` (both
     included), differentiable in both ends; float32 for Python floats, float64 for ints."""
-    start, stop = as_tensor(start), as_tensor(stop)
+    start, stop = operands("tf.linspace", start, stop)  # a Python number takes the other's dtype
     if start.dtype.kind not in "fc" or stop.dtype.kind not in "fc":  # integers: float64, as TF
         start, stop = ops.astype(start, float64), ops.astype(stop, float64)
     dtype = np.result_type(start.dtype, stop.dtype)
