@@ -42,10 +42,6 @@ class TapeView:
         """Every argument of every op the tape recorded, in order."""
         return [a for entry in self._entries if entry is not None for a in entry[1]]
 
-    def has(self, prim) -> bool:
-        """Whether the tape recorded an op of primitive ``prim``."""
-        return any(e is not None and e[0] is prim for e in self._entries)
-
     def uses(self) -> dict:
         """{id of a Tensor: ``(primitive, args, out, params)`` of each recorded op that takes
         it as an argument, in the order recorded}."""
@@ -297,7 +293,7 @@ class GradientTape:
         if self._used:
             self._check_usable("gradient")
         if (output_gradients is None and isinstance(target, Tensor) and isinstance(sources, Tensor)
-                and self.dense and not self._level and not TAPES.get() and unconnected_gradients == "none"
+                and (self.dense or not self.upstreams_wanted([sources])) and not self._level and not TAPES.get() and unconnected_gradients == "none"
                 and kind(sources.value.dtype) != "c"):
             # the commonest call, one Tensor of each, with nothing on the stack (no tape
             # records the pass, no listener hears it) and no pass recorded before: the steps

@@ -16,6 +16,7 @@ import numpy as np
 
 from .._backend import kind, xp_of
 from ..core import ops
+from ..core.context import TAPES
 from ..core.primitive import Primitive, apply, defvjp
 from ..core.tape import GradientTape as CoreTape
 from ..core.tensor import Tensor
@@ -30,6 +31,9 @@ THROUGH = (ops.IDENTITY, ops.ASTYPE)  # TensorFlow passes IndexedSlices through 
 
 def rows(params, index):
     """``params[index]``, ``index`` an integer array: ``tf.gather`` along axis 0."""
+    for tape in TAPES.get():  # so that a tape without gathers skips looking for them
+        if isinstance(tape, GradientTape):
+            tape.gathered = True
     return apply(GATHER, params, index=index)
 
 
@@ -39,14 +43,14 @@ class GradientTape(CoreTape):
     (``tf/sparse.py``)."""
 
     dense = False
+    gathered = False  # whether a tf.gather was recorded while it was active
 
     def upstreams_wanted(self, sources):
         self._plan = plan = []  # (source index, gathers, others), for regrade
         wanted = []
-        seen = self.recorded()
-        if not seen.has(GATHER):
+        if not self.gathered:
             return wanted
-        uses = seen.uses()
+        uses = self.recorded().uses()
         for k, s in enumerate(sources):
             if not isinstance(s, Tensor) or kind(s.dtype) != "f" or not s.shape:
                 continue
