@@ -17,10 +17,12 @@ from ..graph import as_tensor_of
 from ..modes import no_grad
 from ..subgradients import vector_norm
 from ..values import named, type_name
-from .conv import conv1d, conv2d, conv_transpose1d, conv_transpose2d  # noqa: F401  (F's names)
-from .pooling import (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_max_pool1d,  # noqa: F401
-                      adaptive_max_pool2d, avg_pool1d, avg_pool2d, fold, lp_pool1d, lp_pool2d,
-                      max_pool1d, max_pool2d, pixel_shuffle, pixel_unshuffle, unfold)
+from .conv import (conv1d, conv2d, conv3d, conv_transpose1d, conv_transpose2d,  # noqa: F401  (F's names)
+                   conv_transpose3d)
+from .pooling import (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d,  # noqa: F401
+                      adaptive_max_pool1d, adaptive_max_pool2d, adaptive_max_pool3d, avg_pool1d,
+                      avg_pool2d, avg_pool3d, fold, lp_pool1d, lp_pool2d, max_pool1d, max_pool2d,
+                      max_pool3d, pixel_shuffle, pixel_unshuffle, unfold)
 from .activations import (celu, celu_, elu_, glu, hardshrink, hardsigmoid, hardswish,  # noqa: F401
                           hardtanh_, leaky_relu_, mish, prelu, relu_, rrelu, rrelu_, selu_, softmin,
                           softshrink, tanhshrink, threshold, threshold_)
@@ -462,9 +464,10 @@ __all__ = ["linear", "relu", "sigmoid", "tanh", "softplus", "softmax", "log_soft
            "l1_loss", "smooth_l1_loss", "huber_loss", "binary_cross_entropy_with_logits",
            "binary_cross_entropy", "nll_loss", "cross_entropy", "normalize", "cosine_similarity",
            "one_hot", "embedding", "pad", "layer_norm", "dropout", "conv1d", "conv2d",
-           "conv_transpose1d", "conv_transpose2d", "max_pool1d", "max_pool2d", "avg_pool1d",
-           "avg_pool2d", "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_max_pool1d",
-           "adaptive_max_pool2d", "lp_pool1d", "lp_pool2d",
+           "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "max_pool1d", "max_pool2d",
+           "max_pool3d", "avg_pool1d", "avg_pool2d", "avg_pool3d", "adaptive_avg_pool1d", "adaptive_avg_pool2d",
+           "adaptive_avg_pool3d", "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d",
+           "lp_pool1d", "lp_pool2d",
            "batch_norm", "instance_norm", "group_norm", "local_response_norm",
            "hardswish", "hardsigmoid", "mish", "softmin", "softshrink", "hardshrink", "tanhshrink",
            "threshold", "threshold_", "celu", "celu_", "glu", "prelu", "rrelu", "rrelu_", "relu_",
@@ -480,4 +483,4 @@ __all__ = ["linear", "relu", "sigmoid", "tanh", "softplus", "softmax", "log_soft
 def __getattr__(name):
     raise AttributeError(
         f"gradmagic.torch.nn.functional.{name} does not exist: it maps {', '.join(__all__)}; "
-        "3-d pooling, max_unpool and fractional pooling are out of scope")
+        "max_unpool, lp_pool3d and fractional pooling are out of scope")

@@ -1,42 +1,49 @@
-"""``torch.nn.functional``'s pooling and sliding windows: ``max_pool1d``/``2d``,
-``avg_pool1d``/``2d``, the adaptive ones, ``lp_pool1d``/``2d``, ``unfold``/``fold``
+"""``torch.nn.functional``'s pooling and sliding windows: ``max_pool1d``/``2d``/``3d``,
+``avg_pool1d``/``2d``/``3d``, the adaptive ones, ``lp_pool1d``/``2d``, ``unfold``/``fold``
 (im2col) and ``pixel_shuffle``/``pixel_unshuffle``, made of the engine's ops so they
 differentiate to any order.
 
-The max and average pools are the engine's (``core.pooling``: the gradient of a max
+The max and average pools are the engine's (``core.pooling``, N-d: the gradient of a max
 goes to the element picked, the first in the window at ties, a NaN the last NaN, as
 PyTorch's; an average over the zero-padded window, divided by PyTorch's divisor). What is
 PyTorch's is here: its arguments, output sizes (``ceil_mode``), checks, messages and
 ``grad_fn`` names, the adaptive windows (an adaptive average pool contracts each spatial
-axis with a matrix of window means), and im2col. A 1-d pool is the 2-d one of height 1.
+axis with a matrix of window means), and im2col. The 2-d and 3-d pools are one function
+each, for either; a 1-d pool is the 2-d one of height 1.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from ..._backend import to_host
 from ...core import contract, convolution, ops, pooling, special
 from ...core.primitive import composite
+from ...core.tensor import raw
 from ..graph import as_tensor_of
 from ..values import named
 
+NUMBERS = {2: "two", 3: "three"}
+AXES = {2: "HW", 3: "THW"}  # PyTorch's letters for the spatial axes in its messages
 
-def _ints(fn, name, value, default=None, zero_ok=True):
-    """A 2-d pool's argument as two ints (PyTorch takes one int or a pair)."""
+
+def _ints(fn, name, value, default=None, dims=2):
+    """A pool's argument as ``dims`` ints (PyTorch takes one int or ``dims`` of them)."""
     if value is None or (isinstance(value, (tuple, list)) and len(value) == 0 and default is not None):
         return default
     v = tuple(int(a) for a in value) if isinstance(value, (tuple, list)) else (int(value),)
-    if len(v) not in (1, 2):
-        omitted = "be omitted, " if default is not None else "be "
-        raise RuntimeError(f"{fn}: {name} must either {omitted}a single int, or a tuple of two ints")
-    return v * 2 if len(v) == 1 else v
+    if len(v) not in (1, dims):
+        must = "be omitted," if default is not None else "be"
+        must = "be either" if name == "dilation" else must if fn == "avg_pool3d" else "either " + must
+        raise RuntimeError(f"{fn}: {name} must {must} a single int, or a tuple of {NUMBERS[dims]} ints")
+    return v * dims if len(v) == 1 else v
 
 
-def _batched(x, message):
-    """``x`` with a batch axis, and whether it had one (an unbatched (C, H, W) is taken)."""
-    if x.ndim == 4:
+def _batched(x, message, dims=2):
+    """``x`` with a batch axis, and whether it had one (an unbatched (C, *spatial) is taken)."""
+    if x.ndim == dims + 2:
         return x, True
-    if x.ndim == 3:
+    if x.ndim == dims + 1:
         return ops.expand_dims(x, 0), False
     raise RuntimeError(message.format(shape=list(x.shape)))
 
@@ -51,31 +58,71 @@ def _out_size(size, k, s, p, d, ceil_mode):
     return out
 
 
-def _geometry(x, k, s, p, d, ceil_mode):
-    """The output's (height, width), checked as PyTorch checks them."""
-    if s[0] == 0 or s[1] == 0:
-        raise RuntimeError("stride should not be zero")
-    if min(k) <= 0:
-        raise RuntimeError(f"kernel_size must be greater than zero, but got kH: {k[0]} kW: {k[1]}")
-    if min(d) <= 0:
-        raise RuntimeError(f"dilation should be greater than zero, but got dilationH: {d[0]} "
-                           f"dilationW: {d[1]}")
-    if min(p) < 0:
-        raise RuntimeError(f"pad must be non-negative, but got pad: {min(p)}")
-    for pa, kk, dd in zip(p, k, d):
-        if pa > (dd * (kk - 1) + 1) // 2:
+def _said(names, values, sep=": ", join=" "):
+    """``kT: 1 kH: 2 kW: 3``, PyTorch's way of showing a size in its messages."""
+    return join.join(f"{n}{sep}{v}" for n, v in zip(names, values))
+
+
+def _geometry(fn, input, x, k, s, p, d, ceil_mode):
+    """The output's spatial sizes, checked as PyTorch checks them: each axis's
+    ``pooling_output_shape``, then ``pool2d_shape_check`` or ``pool3d_shape_check``."""
+    for kk, ss, pa, dd in zip(k, s, p, d):
+        if ss == 0:
+            raise RuntimeError("stride should not be zero")
+        if pa < 0:
+            raise RuntimeError(f"pad must be non-negative, but got pad: {pa}")
+        if pa > int(((kk - 1) * dd + 1) / 2):  # C++'s division, toward zero
             raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={pa}, "
                                f"kernel_size={kk} and dilation={dd}")
-    c, h, w = x.shape[1:]
-    ho, wo = (_out_size(n, *a, ceil_mode) for n, a in zip((h, w), zip(k, s, p, d)))
-    if ho < 1 or wo < 1:
-        raise RuntimeError(f"Given input size: ({c}x{h}x{w}). Calculated output size: ({c}x{ho}x{wo}). "
-                           "Output size is too small")
-    return ho, wo
+    dims, size = len(k), x.shape[2:]
+    out = tuple(_out_size(n, *a, ceil_mode) for n, a in zip(size, zip(k, s, p, d)))
+    axes = AXES[dims]
+    for what, v, prefix in (("kernel size", k, "k"), ("stride", s, "d"), ("dilation", d, "dilation")):
+        if min(v) <= 0:
+            raise RuntimeError(f"{what} should be greater than zero, but got {_said([prefix + a for a in axes], v)}")
+    shape = list(input.shape)
+    if 0 in shape[-(dims + 1):]:
+        if dims == 2:
+            raise RuntimeError(f"Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, "
+                               f"but got:{shape}")
+        where = "avg_pool3d()" if fn == "avg_pool3d" else "max_pool3d_with_indices_out_cpu_template()"
+        raise RuntimeError(f"{where}: Expected input's non-batch dimensions to have positive length, but input "
+                           f"has a shape of {shape} and non-batch dimension 0 has length zero!")
+    if fn == "avg_pool3d" and any(n < kk for n, kk in zip(size, k)):
+        raise RuntimeError(f"input image ({_said(axes, size)}) smaller than kernel size "
+                           f"({_said(['k' + a for a in axes], k)})")
+    if any(kk // 2 < pa for kk, pa in zip(k, p)):
+        if dims == 2:
+            said = _said(["padW", "padH", "kW", "kH"], (p[1], p[0], k[1], k[0]), " = ", ", ")
+        else:
+            said = _said(["kT", "kW", "kH", "padT", "padW", "padH"], (k[0], k[2], k[1], p[0], p[2], p[1]))
+        raise RuntimeError(f"pad should be smaller than or equal to half of kernel size, but got {said}")
+    if min(out) < 1:
+        c = x.shape[1]
+        raise RuntimeError(f"Given input size: ({'x'.join(map(str, (c,) + tuple(size)))}). Calculated output "
+                           f"size: ({'x'.join(map(str, (c,) + out))}). Output size is too small")
+    return out
 
 
 def _unbatched(out, batched):
     return out if batched else ops.squeeze(out, 0)
+
+
+def _max_pool(fn, dims, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices):
+    """``max_pool2d`` and ``max_pool3d``: each window's maximum (the padding never wins);
+    ``return_indices``: with the flat spatial index of each in the input, as PyTorch's
+    (int64)."""
+    k = _ints(fn, "kernel_size", kernel_size, dims=dims)
+    s = _ints(fn, "stride", stride, default=k, dims=dims)
+    p, d = _ints(fn, "padding", padding, dims=dims), _ints(fn, "dilation", dilation, dims=dims)
+    x, batched = _batched(input, f"non-empty {dims + 1}D or {dims + 2}D (batch mode) tensor expected for input",
+                          dims)
+    out_size = _geometry(fn, input, x, k, s, p, d, ceil_mode)
+    pooled, index = pooling.max_pool(x, k, s, [(a, a) for a in p], d, out_size)
+    out = named(_unbatched(pooled, batched), f"MaxPool{dims}DWithIndicesBackward0")
+    if return_indices:
+        return out, _index_tensor(index if batched else index[0], input)
+    return out
 
 
 @composite("upstream at each window's maximum")
@@ -83,17 +130,14 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
                return_indices=False):
     """Each window's maximum (the padding never wins); ``return_indices``: with the flat
     ``h * w`` index of each in the input, as PyTorch's (int64)."""
-    fn = "max_pool2d"
-    k = _ints(fn, "kernel_size", kernel_size)
-    s = _ints(fn, "stride", stride, default=k)
-    p, d = _ints(fn, "padding", padding), _ints(fn, "dilation", dilation)
-    x, batched = _batched(input, "non-empty 3D or 4D (batch mode) tensor expected for input")
-    ho, wo = _geometry(x, k, s, p, d, ceil_mode)
-    pooled, index = pooling.max_pool(x, k, s, [(a, a) for a in p], d, (ho, wo))
-    out = named(_unbatched(pooled, batched), "MaxPool2DWithIndicesBackward0")
-    if return_indices:
-        return out, _index_tensor(index if batched else index[0], input)
-    return out
+    return _max_pool("max_pool2d", 2, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
+
+
+@composite("upstream at each window's maximum")
+def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+               return_indices=False):
+    """``max_pool2d`` over (depth, height, width) windows, its indices flat ``d * h * w``."""
+    return _max_pool("max_pool3d", 3, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
 
 
 def _index_tensor(index, like):
@@ -151,22 +195,40 @@ def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     return named(ops.squeeze(out, -2), "SqueezeBackward1")
 
 
+
+
+def _avg_pool(fn, dims, input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):
+    """``avg_pool2d`` and ``avg_pool3d``: each window's mean, its sum over the window's size
+    within the padded input (``count_include_pad``), within the input, or
+    ``divisor_override``."""
+    k = _ints(fn, "kernel_size", kernel_size, dims=dims)
+    s = _ints(fn, "stride", stride, default=k, dims=dims)
+    p = _ints(fn, "padding", padding, dims=dims)
+    message = ("Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:{shape}"
+               if dims == 2 else "non-empty 4D or 5D (batch mode) tensor expected for input")
+    x, batched = _batched(input, message, dims)
+    if divisor_override is not None and divisor_override == 0:
+        raise RuntimeError("divisor must be not zero")
+    out_size = _geometry(fn, input, x, k, s, p, (1,) * dims, ceil_mode)
+    out = pooling.average_pool(x, k, s, [(a, a) for a in p], out_size, count_include_pad, divisor_override)
+    return named(_unbatched(out, batched), f"AvgPool{dims}DBackward0")
+
+
 @composite("upstream / window size, spread over the window")
 def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
                divisor_override=None):
     """Each window's mean: its sum over the window's size, within the padded input
     (``count_include_pad``), within the input, or ``divisor_override``."""
-    fn = "avg_pool2d"
-    k = _ints(fn, "kernel_size", kernel_size)
-    s = _ints(fn, "stride", stride, default=k)
-    p = _ints(fn, "padding", padding)
-    x, batched = _batched(input, "Expected 3D or 4D (batch mode) tensor with optional 0 dim batch "
-                                 "size for input, but got:{shape}")
-    if divisor_override is not None and divisor_override == 0:
-        raise RuntimeError("divisor must be not zero")
-    ho, wo = _geometry(x, k, s, p, (1, 1), ceil_mode)
-    out = pooling.average_pool(x, k, s, [(a, a) for a in p], (ho, wo), count_include_pad, divisor_override)
-    return named(_unbatched(out, batched), "AvgPool2DBackward0")
+    return _avg_pool("avg_pool2d", 2, input, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                     divisor_override)
+
+
+@composite("upstream / window size, spread over the window")
+def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+               divisor_override=None):
+    """``avg_pool2d`` over (depth, height, width) windows."""
+    return _avg_pool("avg_pool3d", 3, input, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                     divisor_override)
 
 
 @composite("upstream / window size, spread over the window")
@@ -179,6 +241,7 @@ def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
     x = _as_2d(fn, input)
     out = avg_pool2d(x, (1, k), (1, s), (0, p), ceil_mode, count_include_pad)
     return named(ops.squeeze(out, -2), "SqueezeBackward1")
+
 
 
 def _adaptive_sizes(fn, output_size, shape, n, full=None):
@@ -194,14 +257,15 @@ def _adaptive_sizes(fn, output_size, shape, n, full=None):
         if n == 1:
             raise RuntimeError(f"{fn}() argument 'output_size' should contain one int (got {len(v)})")
         internal = "(): internal error: output_size.size()" if "max" in fn else ": output_size"
-        raise RuntimeError(f"{fn}{internal} must be 2")
+        raise RuntimeError(f"{fn}{internal} must be {n}")
     v = tuple(int(shape[i]) if o is None else int(o) for i, o in enumerate(v))
     if min(v) < 0 and full is not None and "max" in fn:
-        raise RuntimeError(f"Trying to create tensor with negative dimension {min(v)}: "
-                           f"{list(full[:-2]) + list(v)}")
+        raise RuntimeError(f"Trying to create tensor with negative dimension {next(o for o in v if o < 0)}: "
+                           f"{list(full[:-n]) + list(v)}")
     if min(v) < 0:
+        shown = f"{v[0]}, {v[1]},{v[2]}" if n == 3 else ", ".join(map(str, v))  # PyTorch's spacing
         raise RuntimeError(f"{fn}: elements of output_size must be greater than or equal to 0 but "
-                           f"received {{{', '.join(map(str, v))}}}")
+                           f"received {{{shown}}}")
     return v
 
 
@@ -227,17 +291,29 @@ def _means(size, out, dtype):
     return (inside / np.maximum(end - start, 1)[:, None]).astype(dtype)
 
 
+def _adaptive_avg(fn, dims, input, output_size):
+    """``adaptive_avg_pool2d`` and ``3d``: each spatial axis contracted with its matrix of
+    window means."""
+    x, batched = _batched(input, fn + f"(): Expected {dims + 1}D or {dims + 2}D tensor, but got {{shape}}", dims)
+    sizes = _adaptive_sizes(fn, output_size, x.shape[2:], dims, tuple(input.shape))
+    dtype = raw(x).dtype
+    ins, outs = "xyz"[:dims], "ijk"[:dims]
+    spec = f"nc{ins}," + ",".join(o + i for o, i in zip(outs, ins)) + f"->nc{outs}"
+    out = contract.einsum(spec, x, *(_means(n, o, dtype) for n, o in zip(x.shape[2:], sizes)))
+    return named(_unbatched(out, batched), f"AdaptiveAvgPool{dims}DBackward0")
+
+
 @composite("upstream / window size, spread over the window")
 def adaptive_avg_pool2d(input, output_size):
     """The mean over each of ``output_size`` windows that tile the input (PyTorch's
     bounds: they may overlap by one)."""
-    fn = "adaptive_avg_pool2d"
-    x, batched = _batched(input, fn + "(): Expected 3D or 4D tensor, but got {shape}")
-    ho, wo = _adaptive_sizes(fn, output_size, x.shape[2:], 2, tuple(input.shape))
-    h, w = x.shape[2:]
-    dtype = x.value.dtype
-    out = contract.einsum("nchw,ih,jw->ncij", x, _means(h, ho, dtype), _means(w, wo, dtype))
-    return named(_unbatched(out, batched), "AdaptiveAvgPool2DBackward0")
+    return _adaptive_avg("adaptive_avg_pool2d", 2, input, output_size)
+
+
+@composite("upstream / window size, spread over the window")
+def adaptive_avg_pool3d(input, output_size):
+    """``adaptive_avg_pool2d`` over (depth, height, width)."""
+    return _adaptive_avg("adaptive_avg_pool3d", 3, input, output_size)
 
 
 @composite("upstream / window size, spread over the window")
@@ -248,20 +324,30 @@ def adaptive_avg_pool1d(input, output_size):
     return named(ops.squeeze(out, -2), "SqueezeBackward1")
 
 
+def _adaptive_max(fn, dims, input, output_size, return_indices):
+    """``adaptive_max_pool2d`` and ``3d``: the maximum over each adaptive window, its
+    gradient to that element; ``return_indices``: with their flat spatial indices."""
+    x, batched = _batched(input, fn + f"(): Expected {dims + 1}D or {dims + 2}D tensor, but got: {{shape}}", dims)
+    sizes = _adaptive_sizes(fn, output_size, x.shape[2:], dims, tuple(input.shape))
+    places = tuple(_adaptive_offsets(n, o) for n, o in zip(x.shape[2:], sizes))
+    index = pooling.argmax_windows(np.asarray(to_host(raw(x))), places)
+    out = named(_unbatched(pooling.gathered(x, index), batched), f"AdaptiveMaxPool{dims}DBackward0")
+    if return_indices:
+        return out, _index_tensor(index if batched else index[0], input)
+    return out
+
+
 @composite("upstream at each window's maximum")
 def adaptive_max_pool2d(input, output_size, return_indices=False):
     """The maximum over each adaptive window (bounds as ``adaptive_avg_pool2d``'s), its
     gradient to that element; ``return_indices``: with their flat ``h * w`` indices."""
-    fn = "adaptive_max_pool2d"
-    x, batched = _batched(input, fn + "(): Expected 3D or 4D tensor, but got: {shape}")
-    ho, wo = _adaptive_sizes(fn, output_size, x.shape[2:], 2, tuple(input.shape))
-    h, w = x.shape[2:]
-    index = pooling.argmax_windows(np.asarray(x.numpy(force=True)), (_adaptive_offsets(h, ho),
-                                                                     _adaptive_offsets(w, wo)))
-    out = named(_unbatched(pooling.gathered(x, index), batched), "AdaptiveMaxPool2DBackward0")
-    if return_indices:
-        return out, _index_tensor(index if batched else index[0], input)
-    return out
+    return _adaptive_max("adaptive_max_pool2d", 2, input, output_size, return_indices)
+
+
+@composite("upstream at each window's maximum")
+def adaptive_max_pool3d(input, output_size, return_indices=False):
+    """``adaptive_max_pool2d`` over (depth, height, width), its indices flat ``d * h * w``."""
+    return _adaptive_max("adaptive_max_pool3d", 3, input, output_size, return_indices)
 
 
 @composite("upstream at each window's maximum")
@@ -400,5 +486,7 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
     return named(out if input.ndim == 3 else ops.squeeze(out, 0), "Col2ImBackward0")
 
 
-__all__ = ["pixel_shuffle", "pixel_unshuffle", "unfold", "fold", "max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d", "adaptive_avg_pool1d",
-           "adaptive_avg_pool2d", "adaptive_max_pool1d", "adaptive_max_pool2d", "lp_pool1d", "lp_pool2d"]
+__all__ = ["pixel_shuffle", "pixel_unshuffle", "unfold", "fold", "max_pool1d", "max_pool2d", "max_pool3d",
+           "avg_pool1d", "avg_pool2d", "avg_pool3d", "adaptive_avg_pool1d", "adaptive_avg_pool2d",
+           "adaptive_avg_pool3d", "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d",
+           "lp_pool1d", "lp_pool2d"]

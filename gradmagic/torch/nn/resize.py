@@ -19,7 +19,7 @@ from ...core import ops
 from ...core.primitive import composite
 from ...tracebacks import user_stacklevel
 from ..values import named
-from .pooling import adaptive_avg_pool1d, adaptive_avg_pool2d
+from .pooling import adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d
 
 LINEAR = {3: "linear", 4: "bilinear", 5: "trilinear"}
 CUBIC_A = -0.75  # PyTorch's bicubic coefficient
@@ -209,11 +209,8 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         raise NotImplementedError("interpolate(antialias=True) is not supported in gradmagic.torch: "
                                   "low-pass filter (avg_pool2d) before resizing")
     dims = input.ndim - 2
-    if mode == "area" and input.ndim in (3, 4):
-        return (adaptive_avg_pool1d if dims == 1 else adaptive_avg_pool2d)(input, sizes)
-    if mode == "area" and input.ndim == 5:
-        raise NotImplementedError("interpolate(mode='area') of a 5-D input is not supported in "
-                                  "gradmagic.torch: adaptive_avg_pool3d is out of scope")
+    if mode == "area" and input.ndim in (3, 4, 5):
+        return {1: adaptive_avg_pool1d, 2: adaptive_avg_pool2d, 3: adaptive_avg_pool3d}[dims](input, sizes)
     if input.ndim in LINEAR and (mode in ("nearest", "nearest-exact", LINEAR[input.ndim])
                                  or (mode == "bicubic" and input.ndim == 4)):
         _check_sizes(input, sizes)
