@@ -62,7 +62,7 @@ def summed(g, axis, keepdims):
     once: NumPy adds an outer axis one row at a time, whose error grows with the rows (1e-4
     of a 100,000-row bias gradient in float32, where pairwise or wider sums keep 1e-7)."""
     dtype = g.dtype
-    if dtype == np.float32 or dtype == np.float16:
+    if isinstance(dtype, np.dtype) and dtype.kind == "f" and dtype.itemsize < 8:  # NumPy's, CuPy's
         return ops.astype(apply(ops.SUM, ops.astype(g, np.float64), axis=axis, keepdims=keepdims), dtype)
     return apply(ops.SUM, g, axis=axis, keepdims=keepdims)
 

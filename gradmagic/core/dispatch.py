@@ -11,8 +11,8 @@ naming the function and the way out.
 import numpy as np
 
 from ..errors import NoGradientError
-from . import (aliases, assembly, contract, creation, determinant, layout, linalg, lstsq, nanfunctions,
-               ops, polynomials, signal, special, statistics)
+from . import (aliases, assembly, contract, creation, determinant, layout, linalg, lstsq, methods,
+               nanfunctions, ops, polynomials, reductions, signal, special, statistics, ufunc_methods)
 from .context import differentiated
 from .primitive import apply, binary, unary
 from .tensor import Tensor, Variable, sliced
@@ -22,13 +22,15 @@ FUNCTIONS = {**ops.FUNCTIONS, **layout.FUNCTIONS, **contract.FUNCTIONS, **linalg
              **determinant.FUNCTIONS, **statistics.FUNCTIONS, **special.FUNCTIONS,
              **creation.FUNCTIONS, **statistics.COVARIANCE, **nanfunctions.FUNCTIONS, **signal.FUNCTIONS,
              **aliases.FUNCTIONS, **lstsq.FUNCTIONS, **polynomials.FUNCTIONS,
-             **assembly.FUNCTIONS}
+             **assembly.FUNCTIONS, **reductions.FUNCTIONS, **methods.FUNCTIONS}  # (the last two
+# replace the catalogue's np.sum ..., np.reshape and np.ravel with every keyword and order)
 # NumPy ufunc -> Primitive: the op catalogue's and the elementwise ops of special.py; and
 # ufunc -> function, for those composed or called with keyword arguments (vecdot's axis)
 UFUNCS = {**ops.UFUNCS, **special.UFUNCS}  # looked up on every NumPy call on a Tensor
 UFUNC_FUNCTIONS = {**special.UFUNC_FUNCTIONS, **aliases.UFUNC_FUNCTIONS}
 # and the functions whose results are integers: no gradient to lose, NumPy's own on the values
-NONDIFF_FUNCTIONS = ops.NONDIFF_FUNCTIONS | {np.digitize, np.linalg.matrix_rank}
+NONDIFF_FUNCTIONS = ops.NONDIFF_FUNCTIONS | {np.digitize, np.linalg.matrix_rank, np.lexsort, np.nanargmax,
+                                             np.nanargmin, np.argpartition}
 
 # operator -> Primitive, for the operators that run on every call (one call into the engine)
 BINARY = {"add": ops.add.prim, "sub": ops.subtract.prim, "mul": ops.multiply.prim,
@@ -72,12 +74,7 @@ def _unary(prim):
     return op
 
 
-# -- NumPy-style methods ------------------------------------------------------------------
-def sum(self, axis=None, keepdims=False): return ops.sum(self, axis=axis, keepdims=keepdims)
-def mean(self, axis=None, keepdims=False): return ops.mean(self, axis=axis, keepdims=keepdims)
-def prod(self, axis=None, keepdims=False): return ops.prod(self, axis=axis, keepdims=keepdims)
-def max(self, axis=None, keepdims=False): return ops.max(self, axis=axis, keepdims=keepdims)
-def min(self, axis=None, keepdims=False): return ops.min(self, axis=axis, keepdims=keepdims)
+# -- NumPy-style methods (and in methods.py, those that are their NumPy function by name) -----
 def var(self, axis=None, ddof=0, keepdims=False): return ops.var(self, axis, ddof=ddof, keepdims=keepdims)
 def std(self, axis=None, ddof=0, keepdims=False): return ops.std(self, axis, ddof=ddof, keepdims=keepdims)
 def cumsum(self, axis=None): return ops.cumsum(self, axis)
@@ -86,12 +83,7 @@ def dot(self, other): return contract.dot(self, other)
 def clip(self, min=None, max=None): return ops.clip(self, min, max)
 def astype(self, dtype): return ops.astype(self, dtype)
 def squeeze(self, axis=None): return ops.squeeze(self, axis)
-def ravel(self): return ops.reshape(self, (-1,))
 def __getitem__(self, index): return ops.getitem(self, index)
-
-
-def reshape(self, *shape):
-    return ops.reshape(self, shape[0] if len(shape) == 1 else shape)
 
 
 def transpose(self, *axes):
@@ -109,9 +101,11 @@ def read_value(self):
     return ops.identity(self)
 
 
-METHODS = {"sum": sum, "mean": mean, "prod": prod, "max": max, "min": min, "var": var, "std": std,
+METHODS = {"sum": reductions.sum, "mean": reductions.mean, "prod": reductions.prod,  # t.sum(...) is np.sum(t, ...)
+           "max": reductions.max, "min": reductions.min, "var": var, "std": std,
            "cumsum": cumsum, "cumprod": cumprod, "dot": dot, "clip": clip, "astype": astype,
-           "squeeze": squeeze, "ravel": ravel, "flatten": ravel, "reshape": reshape, "transpose": transpose,
+           "squeeze": squeeze, "ravel": methods.ravel_method, "flatten": methods.ravel_method,
+           "reshape": methods.reshape_method, "transpose": transpose,
            "__getitem__": __getitem__}
 
 
@@ -138,16 +132,18 @@ def _no_rule(name):
 def dispatch_ufunc(ufunc, method, inputs, kwargs):
     """``Tensor.__array_ufunc__``: run a NumPy ufunc as the matching op."""
     name = f"np.{ufunc.__name__}"
-    if method != "__call__":
-        raise NoGradientError(
-            f"{name}.{method} has no gradient rule in gradmagic, so it cannot run on a Tensor; "
-            "use the functions np.sum, np.cumsum, np.max ... which have one, or wrap it in a "
-            "function decorated with @gm.custom_gradient that computes on x.numpy() and "
-            "returns (y, grad_fn)")
     impl = UFUNC_FUNCTIONS.get(ufunc)
+    prim = UFUNCS.get(ufunc)
+    if method != "__call__":  # reduce, accumulate, outer ...
+        return ufunc_methods.ufunc_method(ufunc, method, inputs, kwargs, differentiable=impl is not None or (
+            prim is not None and prim.differentiable))
+    out = kwargs.get("out")
+    if out and inputs and out[0] is inputs[0] and not isinstance(out[0], Tensor):
+        raise _into_array(ufunc, inputs)
     if impl is not None:
         return impl(*inputs, **kwargs)
-    prim = UFUNCS.get(ufunc)
+    if prim is None and ufunc.__name__ == "clip":  # NumPy's clip ufunc, which A.clip(t_lo, t_hi) calls
+        return ops.clip(*inputs, **kwargs)
     if prim is None:
         if not _followed(inputs, kwargs):  # no gradient to lose: NumPy's own (np.left_shift)
             return ops.nondiff(ufunc, inputs, kwargs)
@@ -158,6 +154,23 @@ def dispatch_ufunc(ufunc, method, inputs, kwargs):
         result = apply(prim, *inputs)
         return result if dtype is None else ops.astype(result, dtype)
     return apply(prim, *inputs)
+
+
+AUGMENTED = {np.add: "+=", np.subtract: "-=", np.multiply: "*=", np.divide: "/=", np.floor_divide: "//=",
+             np.remainder: "%=", np.power: "**=", np.matmul: "@=", np.bitwise_and: "&=",
+             np.bitwise_or: "|=", np.bitwise_xor: "^="}
+
+
+def _into_array(ufunc, inputs):
+    """The error for ``s += t`` (``np.add(s, t, out=s)``) where ``s`` is a NumPy array."""
+    op = AUGMENTED.get(ufunc)
+    code = f"s {op} t" if op else f"np.{ufunc.__name__}(s, t, out=s)"
+    fix = f"s = s {op[:-1]} t" if op else f"s = np.{ufunc.__name__}(s, t)"
+    return NoGradientError(
+        f"{code}, where s is a NumPy array ({type(inputs[0]).__name__} of shape {inputs[0].shape}) "
+        "and t a Tensor, writes the result into the array s itself, which holds numbers, not a "
+        f"Tensor: the gradient through t would be lost. Write {fix} instead: s then names a new "
+        "Tensor that the tape follows (an accumulator can start as s = 0.0)")
 
 
 def dispatch_function(func, args, kwargs):
@@ -215,6 +228,10 @@ def install():
     for name, f in METHODS.items():
         put(Tensor, name, f)
     Tensor.T = property(lambda self: ops.transpose(self), doc="The transpose (axes reversed).")
+    for name, func in methods.METHODS.items():  # t.argmax() is np.argmax(t) ...
+        setattr(Tensor, name, methods.NumpyMethod(name, func))
+    for name, func in methods.PROPERTIES.items():  # t.mT is np.matrix_transpose(t) ...
+        setattr(Tensor, name, methods.NumpyMethod(name, func, prop=True))
     put(Tensor, "__array_ufunc__", __array_ufunc__)
     put(Tensor, "__array_function__", __array_function__)
     put(Variable, "read_value", read_value)

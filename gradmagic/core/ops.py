@@ -175,11 +175,11 @@ def logsumexp(x, axis: int | tuple[int, ...] | None = None, keepdims: bool = Fal
     >>> round(float(gm.logsumexp(gm.constant([1000.0, 1000.0]))), 3)
     1000.693
     """
-    return apply(LOGSUMEXP, x, axis=_axis(axis), keepdims=bool(keepdims))
+    return apply(LOGSUMEXP, x, axis=axis_arg(axis), keepdims=bool(keepdims))
 
 
 # -- reductions -----------------------------------------------------------------------
-def _axis(axis):
+def axis_arg(axis):
     if axis is None or isinstance(axis, int):
         return axis
     if isinstance(axis, Tensor):
@@ -241,7 +241,7 @@ _FIX = {"out": " and use the returned Tensor (Tensors are immutable)",
 def _reduction(prim, fn_name):
     def reduce(x, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):
         unsupported(f"np.{fn_name}", dtype=dtype, out=out, initial=initial, where=where)
-        return apply(prim, x, axis=_axis(axis), keepdims=bool(keepdims))
+        return apply(prim, x, axis=axis_arg(axis), keepdims=bool(keepdims))
     reduce.__name__ = reduce.__qualname__ = fn_name
     reduce.__doc__ = f"``np.{fn_name}(x, axis=None, keepdims=False)``, recorded."
     return reduce
@@ -257,19 +257,19 @@ min = _reduction(MIN, "min")
 def var(x, axis=None, dtype=None, out=None, ddof=0, keepdims=False, where=None, mean=None,
         correction=None):
     unsupported("np.var", dtype=dtype, out=out, where=where, mean=mean, correction=correction)
-    return apply(VAR, x, axis=_axis(axis), ddof=ddof, keepdims=bool(keepdims))
+    return apply(VAR, x, axis=axis_arg(axis), ddof=ddof, keepdims=bool(keepdims))
 
 
 def std(x, axis=None, dtype=None, out=None, ddof=0, keepdims=False, where=None, mean=None,
         correction=None):
     unsupported("np.std", dtype=dtype, out=out, where=where, mean=mean, correction=correction)
-    return apply(STD, x, axis=_axis(axis), ddof=ddof, keepdims=bool(keepdims))
+    return apply(STD, x, axis=axis_arg(axis), ddof=ddof, keepdims=bool(keepdims))
 
 
 def _scan(prim, fn_name):
     def scan(x, axis=None, dtype=None, out=None):
         unsupported(f"np.{fn_name}", out=out)  # dtype=: the values cast first, as NumPy does
-        return apply(prim, x if dtype is None else astype(x, dtype), axis=_axis(axis))
+        return apply(prim, x if dtype is None else astype(x, dtype), axis=axis_arg(axis))
     scan.__name__ = scan.__qualname__ = fn_name
     scan.__doc__ = f"``np.{fn_name}(x, axis=None, dtype=None)``, recorded; no axis: of the flattened values."
     return scan
@@ -303,7 +303,7 @@ CAST = Primitive("cast", _astype, differentiable=False, portable=_astype_portabl
 IDENTITY = Primitive("identity", lambda xp, x: x, elementwise=True)
 
 
-def _shape_arg(shape):
+def shape_arg(shape):
     if isinstance(shape, Tensor):
         shape = shape.value.tolist()
     if isinstance(shape, (int, np.integer)):
@@ -314,7 +314,7 @@ def _shape_arg(shape):
 def reshape(x, shape=None, order="C", newshape=None, copy=None):
     if order != "C":
         raise NoGradientError(f"np.reshape(order={order!r}): only order='C' is supported on Tensors")
-    return apply(RESHAPE, x, shape=_shape_arg(newshape if shape is None else shape))
+    return apply(RESHAPE, x, shape=shape_arg(newshape if shape is None else shape))
 
 
 def transpose(x, axes=None):
@@ -340,15 +340,15 @@ def moveaxis(x, source, destination):
 
 
 def squeeze(x, axis=None):
-    return apply(SQUEEZE, x, axis=_axis(axis))
+    return apply(SQUEEZE, x, axis=axis_arg(axis))
 
 
 def expand_dims(x, axis):
-    return apply(EXPAND_DIMS, x, axis=_axis(axis))
+    return apply(EXPAND_DIMS, x, axis=axis_arg(axis))
 
 
 def broadcast_to(x, shape, subok=False):
-    return apply(BROADCAST_TO, x, shape=_shape_arg(shape))
+    return apply(BROADCAST_TO, x, shape=shape_arg(shape))
 
 
 def ravel(x, order="C"):
@@ -356,7 +356,7 @@ def ravel(x, order="C"):
 
 
 def flip(x, axis=None):
-    return apply(FLIP, x, axis=_axis(axis))
+    return apply(FLIP, x, axis=axis_arg(axis))
 
 
 def concatenate(arrays, axis=0, out=None, dtype=None, casting=None):

@@ -8,7 +8,9 @@ this module imports no op.
 
 from __future__ import annotations
 
+import dis
 import itertools
+import sys
 import weakref
 
 import numpy as np
@@ -89,10 +91,10 @@ class Tensor:
     def __array__(self, dtype=None, copy=None):
         if followed(self):  # as JAX refuses to make a traced value a NumPy array
             raise GradientTypeError(
-                "np.array / np.asarray (or np.r_, np.c_) of a Tensor makes a plain NumPy array, "
-                "which would silently drop the gradient of this Tensor, since a tape follows "
-                "it (or, a trainable Variable, would on use): build arrays from Tensors with np.stack([t1, t2]) or np.concatenate, "
-                "which record; for a copy without gradient on purpose, call t.numpy()")
+                "%s makes a plain NumPy array of a Tensor, which would silently drop the gradient "
+                "of this Tensor, since a tape follows it (or, a trainable Variable, would on use): "
+                "build arrays from Tensors with np.stack([t1, t2]) or np.concatenate%s, which record; "
+                "for a copy without gradient on purpose, call t.numpy()" % _converting(sys._getframe(1)))
         a = np.asarray(to_host(self.value), dtype=dtype)
         return a.copy() if copy else a
 
@@ -146,6 +148,27 @@ class Tensor:
             f"{type(self).__name__}.__setitem__: Tensors are immutable, so the tape can "
             "follow them; build a new one instead (np.where(mask, new, old), or "
             "np.concatenate of the pieces), or use a Variable's assign()")
+
+
+_STORE_SUBSCR = dis.opmap["STORE_SUBSCR"]
+
+
+def _converting(frame):
+    """What made an array of a Tensor, in the words of the code that did, and how else to
+    write it, for ``__array__``'s error: ``frame`` is the frame that asked for the conversion."""
+    numpy_frame = None
+    while frame is not None and frame.f_globals.get("__name__", "").split(".")[0] == "numpy":
+        numpy_frame, frame = frame, frame.f_back  # the outermost of NumPy's own Python frames
+    if numpy_frame is not None:
+        parts = numpy_frame.f_globals["__name__"].split(".")[1:]
+        public = [p for p in itertools.takewhile(lambda p: not p.startswith("_") and p not in ("core", "lib"), parts)]
+        name = ".".join(["np"] + public + [numpy_frame.f_code.co_qualname.removesuffix(".__call__")])
+        return (f"{name}, given a list or tuple of Tensors (or a Tensor where it takes only arrays),",
+                f" (np.stack the Tensors first, then call {name})")
+    if frame is not None and frame.f_code.co_code[frame.f_lasti] == _STORE_SUBSCR:
+        return ("b[i] = t, an item assignment into a NumPy array (which holds numbers, not Tensors),",
+                " of the pieces, or np.where(mask, t, b)")
+    return "np.array / np.asarray (or np.r_, np.c_, or a NumPy function given a list of Tensors)", ""
 
 
 def wrap(value) -> Tensor:

@@ -17,7 +17,7 @@ import numpy as np
 from .._array_api import numpy_names
 from .._backend import kind, xp_of
 from ..errors import through_complex
-from . import fused, ops
+from . import fused, methods, ops
 from .fused import (divide_backward, mean_backward, power_backward, sigmoid_backward,
                     sum_backward, tanh_backward)
 from .ops import (cos, cosh, cumsum, exp, exp2, flip, floor, getitem, log, matmul, trunc,
@@ -65,6 +65,7 @@ defvjp(U[np.conjugate], lambda g, ans, x: g, labels=("1",))  # real values only
 defvjp(ops.SIGMOID, lambda g, ans, x: sigmoid_backward(g, ans), labels=("s(x) (1 - s(x))",))
 defvjp(ops.SOFTPLUS, lambda g, ans, x: g * sigmoid(x), labels=("sigmoid(x)",))
 defvjp(ops.IDENTITY, lambda g, ans, x: g, labels=("1",))
+defvjp(methods.COPY, lambda g, ans, x: g, labels=("1",))
 def cast_back(g, ans, x, dtype):
     """A cast's gradient, in its input's dtype (None for an integer input); a real input's
     gradient from a complex cast's is refused (the rules after it take no conjugates)."""
