@@ -16,10 +16,13 @@ made of the engine's ops, so the gradient is the scale's too, as PyTorch's.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..core import ops
-from ..core.primitive import binary
+from ..core.primitive import Primitive, binary, defvjp
+from ..core.vjps import power_vjp_base
 from ..core.tensor import Tensor as CoreTensor
 from .graph import as_tensor_of
 from .subgradients import vector_norm
@@ -93,7 +96,26 @@ def _integer_power(base, exponent, error):
     return as_tensor_of(out.astype(dtype), exponent)
 
 
-POWER = ops.power.prim
+def _exponent_vjp(g, ans, x, y):
+    """PyTorch's gradient for the exponent: ``x^y log(x)``, 0 where ``x`` is 0 and ``y >= 0``,
+    NaN for a negative ``x`` (the engine's, TensorFlow's, takes ``log(x)`` as 0 there)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if type(x) in (bool, int, float):  # a Python number: stay one
+            return g * ans * (math.log(x) if x > 0 else math.nan if x < 0 else 0.0)
+        return g * ops.where((x == 0) & (y >= 0), 0, ans * ops.log(x))
+
+
+def _base_vjp(g, ans, x, y):
+    """PyTorch's gradient for the base: ``y x^(y-1)``, 0 where ``y`` is 0 (``0 * 0^-1`` at
+    ``x = 0`` would be NaN); a number ``y``'s is the engine's (one fused op)."""
+    if type(y) in (int, float):
+        return power_vjp_base(g, ans, x, y)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return ops.where(y == 0, 0, g * (y * x ** (y - 1)))
+
+
+POWER = Primitive("power", elementwise=True)  # NumPy's power, PyTorch's rules
+defvjp(POWER, _base_vjp, _exponent_vjp, labels=("y x^(y-1)", "x^y log(x), PyTorch's"))
 
 
 def renorm(self, p, dim, maxnorm):

@@ -16,6 +16,7 @@ import warnings
 import numpy as np
 
 from ..core import ops, special
+from ..core.primitive import Primitive, apply, defvjp
 from ..tracebacks import user_stacklevel
 from .graph import Tensor, as_tensor_of
 from .values import default_float, descending_order, dims, named, overload, summand
@@ -59,9 +60,22 @@ TESTS = {"isnan": np.isnan, "isinf": np.isinf, "isfinite": np.isfinite,
          "logical_not": np.logical_not}
 
 
+def _reciprocal_norm(y, x):
+    """``1 / (x^2 + y^2)``, 0 where both are 0 (PyTorch's atan2 rule masks the infinity)."""
+    d = x * x + y * y
+    return ops.where(d == 0, 0, 1 / ops.where(d == 0, 1, d))
+
+
+ATAN2 = Primitive("arctan2", lambda xp, y, x: xp.arctan2(y, x))
+defvjp(ATAN2, lambda g, ans, y, x: g * x * _reciprocal_norm(y, x),
+       lambda g, ans, y, x: -g * y * _reciprocal_norm(y, x), labels=("x / (x² + y²)", "-y / (x² + y²)"))
+
+
 def atan2(self, other):
-    """``atan2(input, other)``: the angle of (other, input), arctan(input / other)."""
-    return np.arctan2(_floating(self), other)
+    """``atan2(input, other)``: the angle of (other, input), arctan(input / other); its
+    gradient 0 at (0, 0), as PyTorch's (NumPy's rule, TensorFlow's, is NaN there)."""
+    y = _floating(self)
+    return apply(ATAN2, y, other if isinstance(other, Tensor) else as_tensor_of(np.asarray(other, y.dtype), y))
 
 
 def hypot(self, other):
@@ -93,15 +107,28 @@ def logical_xor(self, other):
     return as_tensor_of(np.logical_xor(self.value, getattr(other, "value", other)), self)
 
 
+def _xlogy(xp, x, y):
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return xp.where((x == 0) & ~xp.isnan(y), 0, x * xp.log(y))
+
+
+XLOGY = Primitive("xlogy", _xlogy)
+def _xlogy_vjp_x(g, ans, x, y):
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return g * ops.log(ops.where((x == 0) & (y <= 0), 1, y))
+
+
+defvjp(XLOGY, _xlogy_vjp_x, lambda g, ans, x, y: g * x / y,
+       labels=("log(y), 0 where x is 0 and y is not positive", "x / y"))
+
+
 def xlogy(self, other):
-    """``input * log(other)``, 0 where ``input`` is 0 and ``other`` is not positive; the
-    gradients PyTorch's: ``log(other)`` (0 there) and ``input / other`` (0 where both are
-    0, where PyTorch's is NaN)."""
+    """``input * log(other)``, 0 where ``input`` is 0 (unless ``other`` is NaN); the
+    gradients PyTorch's: ``log(other)`` (0 where ``input`` is 0 and ``other`` is not
+    positive) and ``input / other`` (NaN where both are 0)."""
     x = _floating(self)
     y = _floating(other) if isinstance(other, Tensor) else as_tensor_of(np.asarray(other, x.dtype), x)
-    zero = (x == 0) & (y <= 0)  # a constant mask: log reads 1 there
-    return named(x * np.log(ops.where(zero, np.ones_like(y.value), y)),
-                 "XlogyBackward0" if isinstance(other, Tensor) else "XlogyBackward2")
+    return named(apply(XLOGY, x, y), "XlogyBackward0" if isinstance(other, Tensor) else "XlogyBackward2")
 
 
 def lerp(self, end, weight):

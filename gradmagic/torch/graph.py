@@ -203,10 +203,13 @@ def made(prim, args, vals, out, params):
     tensor: its float dtype made PyTorch's (``values.float_result``); when grad mode is on
     and an input requires grad, ``out`` gets its ``Node``."""
     v, w = out.value, vals[0]  # a first operand that is a tensor of the result's own type
-    if (args[0] is w or type(w) is not type(v) or type(v) is np.ndarray) and v.dtype.itemsize != 4:
-        # a float64 NumPy may have widened to (a NumPy scalar's type is its dtype), or the
-        # float16 it gives a bool or a byte: PyTorch's is its default float32
-        narrow(out, prim, args, vals, params)
+    if v.dtype.itemsize != 4:
+        if args[0] is w or type(w) is not type(v) or type(v) is np.ndarray:
+            # a float64 NumPy may have widened to (a NumPy scalar's type is its dtype), or the
+            # float16 it gives a bool or a byte: PyTorch's is its default float32
+            narrow(out, prim, args, vals, params)
+    elif hasattr(w, "ndim") and (w.dtype != v.dtype or w.ndim != v.ndim):
+        narrow(out, prim, args, vals, params)  # a first array that does not decide: float16 + 0-d float32
     if GRAD.get() and out.value.dtype.kind in "fc":
         for a in args:
             if isinstance(a, Tensor) and (a.grad_fn is not None or a.leaf_requires_grad):

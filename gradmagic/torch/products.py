@@ -226,6 +226,12 @@ def cdist(x1, x2, p=2.0, compute_mode=None):
     batch = _broadcast(x1.shape[:-2], x2.shape[:-2])
     a = ops.broadcast_to(ops.expand_dims(x1, -2), batch + (x1.shape[-2], x2.shape[-2], x1.shape[-1]))
     diff = a - ops.expand_dims(x2, -3)
+    if p == float("inf"):  # PyTorch's rule: each coordinate that attains the max gets its sign
+        size = ops.absolute(diff)
+        top = ops.max(ops.stop_gradient(size), axis=-1)
+        ties = ops.stop_gradient(size) == ops.expand_dims(top, -1)
+        return named(top + ops.sum(ops.where(ties, size - ops.stop_gradient(size), 0), axis=-1),
+                     "CdistBackward0")
     return named(vector_norm(diff, float(p), dim=-1), "CdistBackward0")
 
 

@@ -171,6 +171,19 @@ def float_result(args):
     return np.result_type(*floats) if floats else default_float()
 
 
+def int_result(args):
+    """The integer dtype PyTorch gives an op on ``args`` whose NumPy result is an integer,
+    where 0-d integer tensors meet dimensioned ones: the dimensioned ones' integers decide;
+    None otherwise (NumPy's is PyTorch's, or the op's own: a sum's int64)."""
+    dims, zeros = [], []
+    for a in args:
+        for v in a if isinstance(a, (list, tuple)) else (a,):
+            value = getattr(v, "value", v)
+            if (v is not value or isinstance(value, np.ndarray)) and value.dtype.kind in "iu":
+                (dims if value.ndim else zeros).append(value.dtype)
+    return np.result_type(*dims) if dims and zeros else None
+
+
 def axis_of(dim, ndim):
     """``dim`` as a non-negative axis (0 of a 0-d tensor), or PyTorch's IndexError."""
     n = max(ndim, 1)
@@ -214,7 +227,14 @@ def narrow(out, prim, args, vals, params):
     so that it keeps that float's digits."""
     value = out.value
     dtype = value.dtype
-    if dtype.kind != "f" or "dtype" in params:
+    if "dtype" in params:
+        return
+    if dtype.kind in "iu":  # a 0-d tensor does not widen a dimensioned one's integers either
+        want = int_result(args)
+        if want is not None and want != dtype:
+            out.value = value.astype(want)  # wrapping around as PyTorch's does (uint8 200 + 100: 44)
+        return
+    if dtype.kind != "f":
         return
     for a in args:  # the commonest: a tensor of the result's dtype and rank decides it as is
         v = getattr(a, "value", None)

@@ -3,6 +3,7 @@ gradmagic's ops, with PyTorch's conventions where they differ from TensorFlow's 
 gradient of ``leaky_relu`` and ``elu`` at 0 is the negative side's, ``reduction=``)."""
 
 import functools
+import inspect
 import warnings
 
 import numpy as np
@@ -36,18 +37,27 @@ from .resize import interpolate, upsample, upsample_bilinear, upsample_nearest  
 from .grid_sampling import affine_grid, grid_sample  # noqa: F401
 
 
-def _named(name):
+def _named(name, in_place=None):
     """The function's result has PyTorch's ``grad_fn`` name (``ReluBackward0``), where the
-    last of the ops it is made of would name it (``WhereBackward0``)."""
+    last of the ops it is made of would name it (``WhereBackward0``). ``in_place``: the
+    function's in-place form, which ``inplace=True`` calls (the arguments before it passed on)."""
     def wrap(f):
+        at = list(inspect.signature(f).parameters).index("inplace") if in_place else None
+
         @functools.wraps(f)
         def run(*args, **kwargs):
+            if in_place is not None and (kwargs.pop("inplace", False) if len(args) <= at else args[at]):
+                return in_place(*args[:at], **kwargs)
             return named(f(*args, **kwargs), name + "Backward0")
         return run
     return wrap
 
 
-@_named("Relu")
+def _silu_(input):
+    return input.in_place(named(input * ops.sigmoid(input), "SiluBackward0"))
+
+
+@_named("Relu", relu_)
 def relu(input, inplace=False):
     return special.relu(input)  # gradient 0 at 0 and NaN kept, as PyTorch's
 
@@ -77,25 +87,25 @@ def log_softmax(input, dim=None, dtype=None):
     return input.log_softmax(-1 if dim is None else dim, dtype)
 
 
-@_named("LeakyRelu")
+@_named("LeakyRelu", leaky_relu_)
 @composite("1 where x > 0, else negative_slope", elementwise=True)
 def leaky_relu(input, negative_slope=0.01, inplace=False):
     return ops.where(input > 0, input, input * negative_slope)
 
 
-@_named("Elu")
+@_named("Elu", elu_)
 @composite("1 where x > 0, else alpha exp(x)", elementwise=True)
 def elu(input, alpha=1.0, inplace=False):
     return ops.where(input > 0, input, alpha * ops.expm1(ops.minimum(input, 0)))
 
 
-@_named("Elu")
+@_named("Elu", selu_)
 @composite("scale where x > 0, else scale alpha exp(x)", elementwise=True)
 def selu(input, inplace=False):
     return SELU_SCALE * ops.where(input > 0, input, SELU_ALPHA * ops.expm1(ops.minimum(input, 0)))
 
 
-@_named("Silu")
+@_named("Silu", _silu_)
 @composite("s(x) (1 + x (1 - s(x)))", elementwise=True)
 def silu(input, inplace=False):
     return input * ops.sigmoid(input)
@@ -123,14 +133,14 @@ def softsign(input):
     return input / (1 + ops.absolute(input))
 
 
-@_named("Hardtanh")
+@_named("Hardtanh", hardtanh_)
 @composite("1 strictly between min_val and max_val", elementwise=True)
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
     inside = ops.logical_and(input > min_val, input < max_val)
     return ops.where(inside, input, ops.where(input >= max_val, max_val, min_val))
 
 
-@_named("Hardtanh")
+@_named("Hardtanh", lambda input: hardtanh_(input, 0.0, 6.0))
 def relu6(input, inplace=False):
     return hardtanh(input, 0.0, 6.0)
 
