@@ -159,7 +159,7 @@ def _converting(frame):
     numpy_frame = None
     while frame is not None and frame.f_globals.get("__name__", "").split(".")[0] == "numpy":
         numpy_frame, frame = frame, frame.f_back  # the outermost of NumPy's own Python frames
-    if numpy_frame is not None:
+    if numpy_frame is not None and "." not in numpy_frame.f_code.co_qualname.removesuffix(".__call__"):
         parts = numpy_frame.f_globals["__name__"].split(".")[1:]
         public = [p for p in itertools.takewhile(lambda p: not p.startswith("_") and p not in ("core", "lib"), parts)]
         name = ".".join(["np"] + public + [numpy_frame.f_code.co_qualname.removesuffix(".__call__")])

@@ -11,6 +11,8 @@ condition, stay as they were) where every op allows it, else in the recorded dty
 
 from __future__ import annotations
 
+import types
+
 import numpy as np
 
 from .._backend import xp_of
@@ -18,6 +20,7 @@ from ..core.backward import backward
 from ..core.context import paused
 from ..core.tensor import Tensor
 from .notes import host64
+from .snapshot import code_of
 
 
 def wide(v):
@@ -128,8 +131,39 @@ class Body:
 
 def call_kind(call):
     """What makes two custom calls the same for a check: the function (its code, so that
-    the closures one definition makes count as one) and its arguments' shapes and dtypes."""
+    the closures one definition makes count as one, with the settings it was made with:
+    the numbers, strings and functions its closure and defaults hold, so that functions
+    made in a loop with different ones each count) and its arguments' shapes and dtypes."""
     fn = call.forward_function()
-    key = getattr(fn, "__code__", None) or fn
+    f = code_of(fn)
+    key = (f.__code__, _made_with(f)) if f is not None else fn
     return (key, call.level, tuple((tuple(getattr(a, "shape", ())), str(getattr(a, "dtype", type(a).__name__)))
                                    for a in list(call.inputs) + list(call.variables)))
+
+
+SETTINGS = (bool, int, float, complex, str, bytes, type(None))
+
+
+def _made_with(f):
+    """What a function was made with, as far as it tells one function made in a loop
+    from another: the numbers, strings and functions (by identity) of its closure and
+    defaults; arrays by shape and dtype, anything else by its type."""
+    values = list(f.__defaults__ or ()) + list((f.__kwdefaults__ or {}).values())
+    for cell in f.__closure__ or ():
+        try:
+            values.append(cell.cell_contents)
+        except ValueError:  # a cell not filled yet
+            values.append(None)
+    return tuple(_setting(v) for v in values)
+
+
+def _setting(v, depth=0):
+    if isinstance(v, SETTINGS):
+        return (type(v).__name__, v)
+    if isinstance(v, (types.FunctionType, types.BuiltinFunctionType, type, types.ModuleType)):
+        return id(v)
+    if hasattr(v, "shape") and hasattr(v, "dtype"):
+        return (type(v).__name__, tuple(v.shape), str(v.dtype))
+    if isinstance(v, tuple) and depth < 2:
+        return tuple(_setting(x, depth + 1) for x in v[:16])
+    return type(v).__name__

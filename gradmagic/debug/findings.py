@@ -73,7 +73,9 @@ def _names(rv):
 def _source(rv, k):
     f = rv.row.node
     if rv.t("u")[k] is not None:
-        return f"the engine's derivative of {f}'s recorded body"
+        return f"the engine's derivative of {f}'s recorded body" + (
+            ", and central differences of its forward where an op of it sits on a kink"
+            if any(key[0] == k for key in rv.kink) else "")
     return f"central differences of {f}'s forward, run again on a snapshot"
 
 
@@ -150,17 +152,29 @@ def _wrong(trace, rv, verdicts, ks):
     return (f"{f}'s custom gradient disagrees with the derivative of its own forward function "
             f"({_source(rv, ks[0])}) for {which}: {body}. "
             + "".join(s + ". " for s in extra)
-            + f"Fix the formula in {w['grad_fn']} (check it with {w['check_grad']}).")
+            + f"Fix the formula in {_rule(rv)} (check it with {w['check_grad']}).")
+
+
+def _rule(rv):
+    """The user's rule by its own name where a dialect's words name it by its role (a
+    custom_jvp's ``f_jvp``, which the engine transposes into the gradient)."""
+    w = rv.call.words
+    rule = getattr(getattr(getattr(rv.call, "function", None), "rule_of", None), "jvp", None)
+    name = getattr(code_of(rule), "__name__", None)
+    return f"{name}, its {w['forward']}" if name and name != "<lambda>" and "forward" in w else w["grad_fn"]
 
 
 def _what(rv, k):
     n = len(rv.call.names)
-    return rv.row.input_names()[k] if k < n else f"variable {rv.args[k].name!r}"
+    return rv.row.input_names()[k] if k < n else \
+        f"variable {(rv.trace.known_name(rv.args[k]) or rv.args[k].name)!r}"
 
 
 def _detail(trace, rv, k, got, true, v):
     """The numbers of one wrong input: where it differs, what grad_fn gave, what it should."""
     w, p, name = rv.call.words, trace.precision, _names(rv)[k]
+    if k >= len(rv.call.names):  # a variable, by the user's name for it
+        name = trace.known_name(rv.args[k]) or name
     x = host64(rv.args[k])
     shape = np.shape(rv.args[k])
     if np.shape(got) != shape:  # measured along random directions
@@ -178,7 +192,7 @@ def _detail(trace, rv, k, got, true, v):
             + (f" with {w['upstream']} {_val(trace, u.flat[j])}" if u is not None else "") + ", "
             f"{w['grad_fn']} gave {_val(trace, np.asarray(got).flat[j])} where the derivative is "
             f"{_val(trace, np.asarray(true).flat[j])}")
-    if u is not None and u.flat[j] not in (0.0, 1.0):
+    if u is not None and u.flat[j] not in (0.0, 1.0) and (x.size == 1 or rv.elementwise(k)):
         head += f" ({w['upstream']} × local {_val(trace, np.asarray(true).flat[j] / u.flat[j])})"
     if x.size > 1:
         worst = int(flat[np.argmax(np.abs(np.asarray(got) - np.asarray(true)).flat[flat])])
@@ -193,8 +207,9 @@ def _detail(trace, rv, k, got, true, v):
 def _local(rv, k, v):
     """The correct local derivative of an elementwise input (true / upstream), or None."""
     up = rv.upstream(v.probe)
-    true = rv.t(v.probe)[k]
-    if true is None or len(up) != 1 or np.shape(up[0]) != np.shape(true) or np.size(true) > 4:
+    true = rv.truth(k, v.probe, True) if rv.t(v.probe)[k] is not None else None
+    if true is None or len(up) != 1 or np.shape(up[0]) != np.shape(true) or np.size(true) > 4 or (
+            np.size(true) > 1 and not rv.elementwise(k)):
         return None
     u = host64(up[0])
     return None if np.any(u == 0) else true / u
@@ -266,7 +281,10 @@ def _intended(trace, rv, verdicts, ks):
 def _unchecked(rv, verdicts, ks):
     f, w, names = rv.row.node, rv.call.words, _names(rv)
     whys = sorted({verdicts[k].why for k in ks})
-    how = (f"the engine cannot differentiate {f}'s recorded body for it (its output does not "
+    how = (f"its {w['grad_fn']} differs from the engine's derivative of {f}'s recorded body "
+           f"only at a kink, where that derivative is one choice among several"
+           if all(rv.t("u")[k] is not None for k in ks) else
+           f"the engine cannot differentiate {f}'s recorded body for it (its output does not "
            f"depend on {' and '.join(names[k] for k in ks)} through recorded ops: np.round, "
            f".numpy() or stop_gradient leave the tape)" if rv.body is not None else
            f"{f}'s forward runs without recording, so its derivative would come from running it again")

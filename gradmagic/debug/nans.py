@@ -22,6 +22,7 @@ from .._backend import numpy_dtype
 from .._scans import has_nan, scan
 from ..core.custom import CustomCall
 from ..core.tensor import Tensor, raw
+from .names import OPERATORS
 from .notes import Pitfall, arrays, host64, place, shown
 from .snapshot import Snapshot, quietly
 
@@ -59,10 +60,13 @@ def births(trace):
     for row, (downs, ups, xs, outs) in zip(rows, parts):
         if row.level in seen or not any(flags[id(d)][0] for d in downs):
             continue
-        seen.add(row.level)
-        if any(flags[id(u)][0] for u in ups) or any(flags[id(x)][1] for x in xs):
-            continue  # it came from upstream (or a folded row): not born here
-        found.append((row, any(flags[id(o)][1] for o in outs)))
+        if any(flags[id(u)][0] for u in ups):
+            continue  # it came from upstream: born before, or in a row folded away
+        before = any(flags[id(o)][1] for o in outs)
+        if not before and any(flags[id(x)][1] for x in xs):
+            continue  # a NaN input whose output is finite: a NaN the op passed along
+        seen.add(row.level)  # (a NaN input with a NaN output: where's branch, x * log(x))
+        found.append((row, before))
     return found
 
 
@@ -141,6 +145,13 @@ def cause(trace, row):
         parts.append(f"{row.node} at |x| = 1: its local derivative is inf there")
     if zero_times_inf and nan:
         parts.append("0 * inf = NaN: an upstream gradient of 0 met a local derivative of inf")
+    elif not parts and any(not np.isfinite(host64(a)).all() for a in xs):
+        parts.append("its input is already inf from the forward pass (an op before it "
+                     "overflowed: exp above log(max float32) ≈ 88.7 is inf), and its local "
+                     "derivative there is not finite")
+        fix = ("keep the forward pass finite where it overflowed: a stable form, such as "
+               "gm.softplus(x) for log(1 + exp(x)), np.logaddexp(0, x), gm.sigmoid, or compute "
+               "in float64")
     elif not parts:
         parts.append("the local derivative is not finite for these finite inputs"
                      + (" (0 * inf or inf - inf inside the rule)" if nan else ""))
@@ -174,6 +185,13 @@ def _inside_rule(trace, row):
     body = trace.body_of(call)
     truth = body.vjp(ups) if body is not None else None
     fix = FIXES.get(op, "rewrite that line so that every intermediate value stays finite")
+    if op == "divide" and "invalid" in str(error) and any(
+            np.isposinf(host64(v)).any() for v in arrays(row.outputs)) and not any(
+            (host64(v) == 0).any() for v in arrays(row.inputs)):  # an overflow, no 0 to divide by
+        text += (" (the forward overflowed to inf, and inf / inf is NaN: the denominator is "
+                 "inf, not 0)")
+        fix = ("rewrite the ratio so that neither side overflows: e / (1 + e) with e = exp(x) "
+               "is 1 - 1 / (1 + e), or gm.sigmoid(x)")
     if truth is not None and truth[0] is not None and np.all(np.isfinite(host64(truth[0]))):
         fix = (f"the derivative of {row.node}'s body here is {shown(host64(truth[0]), trace.precision)} "
                f"(the engine's, from its recorded ops): finite. Compute it in {w['grad_fn']} "
@@ -189,7 +207,7 @@ def _user_line(error):
     while tb is not None:
         name = tb.tb_frame.f_code.co_filename
         if not name.startswith((PACKAGE, os.path.dirname(np.__file__))):
-            line = linecache.getline(name, tb.tb_lineno).strip() or line
+            line = " ".join(linecache.getline(name, tb.tb_lineno).split()) or line
         tb = tb.tb_next
     return line
 
@@ -253,12 +271,13 @@ def _masked_where_message(trace, row, f, k):
     branch = "x (taken where the condition is True)" if k == 1 else "y (taken where it is False)"
     cond = trace.known_name(f.inputs[0]) or "condition"
     other = f.inputs[3 - k]
-    other = (trace.known_name(other) or "other") if isinstance(other, Tensor) else repr(other)
+    other = (trace.known_name(other) or _scalar(trace, other) or "other") if isinstance(other, Tensor) \
+        else repr(other)
     args = [(trace.known_name(a) or "xyz"[i]) if isinstance(a, Tensor) else repr(a)
             for i, a in enumerate(row.inputs)]
     safe = ", ".join((f"np.where({cond}, {a}, 1.0)" if k == 1 else f"np.where({cond}, 1.0, {a})")
                      if isinstance(v, Tensor) else a for a, v in zip(args, row.inputs))
-    inner = f"np.{row.node}({safe})"
+    inner = safe_branch(trace, row, f, k, cond) or f"np.{row.node}({safe})"
     template = f"np.where({cond}, {inner}, {other})" if k == 1 else f"np.where({cond}, {other}, {inner})"
     unnamed = [n for n, known in (("condition", cond == "condition"), ("other", other == "other"))
                if known]
@@ -280,3 +299,71 @@ def no_first_nan_stop(dialect, switch):
     return (f"{dialect} does not stop at the first NaN or inf as {switch} does; run the code "
             "under gm.trace() (or %%gradtrace): its nan-origin note names the op where a NaN or "
             "inf was born, forward or backward, and why")
+
+
+def _scalar(trace, value):
+    """A constant one-element value no row made (``0.0`` a dialect made a tensor), as
+    code; None for anything else."""
+    if value.size != 1 or value.dtype.kind != "f" or any(
+            any(o is value for o in r.outputs or ()) for r in trace.forward):
+        return None
+    return repr(float(host64(value).reshape(())))
+
+
+def safe_branch(trace, row, f, k, cond):
+    """The branch of where-row ``f`` written again with a where inside it, at the input of
+    each op of the branch that is the first to be not finite (its inputs finite: the
+    input of ``log`` in ``x * log(x)``, not the operands of ``*``), so that the backward
+    pass meets no inf there; None where the branch cannot be written as code (an op
+    with parameters, a value without a name)."""
+    producers = {}
+    for r in trace.forward:
+        for o in r.outputs or ():
+            producers.setdefault(id(o), r)
+    start = producers.get(id(row.outputs[0])) if row.outputs else None
+    if start is None:
+        return None
+    wraps = set()
+
+    def culprits(r, depth):
+        ins = [(i, a) for i, a in enumerate(r.inputs) if isinstance(a, Tensor) and a.dtype.kind == "f"]
+        bad = [(i, a) for i, a in ins if not np.isfinite(host64(a)).all()]
+        for i, a in bad or ins:
+            p = producers.get(id(a))
+            if bad and p is not None and depth < 8 and trace.known_name(a) is None:
+                culprits(p, depth + 1)
+            else:
+                wraps.add((id(r), i, r.node in ("arcsin", "arccos", "arctanh")))
+
+    culprits(start, 0)
+    wrapped = {(w[0], w[1]): w[2] for w in wraps}
+
+    def code(v, depth):
+        if not isinstance(v, Tensor):
+            return None if isinstance(v, bool) or not isinstance(v, (int, float)) else repr(v)
+        name = trace.known_name(v)
+        p = producers.get(id(v))
+        if name is not None or p is None:
+            return name
+        fn = getattr(np, p.node, None)
+        if depth > 8 or len(p.outputs) != 1 or not (isinstance(fn, np.ufunc) or p.node == "where"):
+            return None
+        parts = []
+        for i, a in enumerate(p.inputs):
+            text = code(a, depth + 1)
+            if text is None:
+                return None
+            if (id(p), i) in wrapped:
+                fill = "0.0" if wrapped[id(p), i] else "1.0"
+                text = f"np.where({cond}, {text}, {fill})" if k == 1 else f"np.where({cond}, {fill}, {text})"
+            parts.append(text)
+        if p.node in OPERATORS and len(parts) == 2:
+            return f"({parts[0]} {OPERATORS[p.node]} {parts[1]})"
+        if p.node == "negative":
+            return f"(-{parts[0]})"
+        return f"np.{p.node}({', '.join(parts)})"
+
+    text = code(f.inputs[k], 0)
+    if text is None or not wrapped:
+        return None
+    return text[1:-1] if text.startswith("(") and text.endswith(")") else text

@@ -40,7 +40,8 @@ class Pitfall:
     def message(self) -> str:
         if callable(self._message):
             try:
-                self._message = self._message()
+                with np.errstate(all="ignore"):  # writing a note warns nothing to the user
+                    self._message = self._message()
             except Exception as e:  # a check must never hide the user's own result
                 self._message = f"(this note could not be written: {type(e).__name__}: {e})"
         return self._message

@@ -18,6 +18,7 @@ from ..core.tensor import Tensor, Variable, raw
 from ..render._format import number, order_name
 from .body import call_kind
 from .findings import check_custom_gradients
+from .names import DEFAULT_NAMES
 from .nans import births, masked_where, nan_origin
 from .notes import Pitfall, host64
 from .review import custom_rows
@@ -50,15 +51,23 @@ def why_none(trace, seen, targets, source):
             if not seen.watch_accessed:
                 return (f"the tape was made with watch_accessed_variables=False, so it watches "
                         f"only what you watch: call tape.watch({name}).")
-            return (f"{name} was not used while the tape recorded: {tname} was computed "
-                    f"without it, or outside the with block.")
+            if copies:
+                return (f"{tname} depends on {name} only through a copy made without its history: "
+                        "stop_gradient, .numpy(), np.asarray or plain NumPy on its value cut the "
+                        f"chain. Keep the computation on Tensors (np.exp({name}) records; "
+                        f"np.exp({name}.numpy()) does not), or remove the stop_gradient.")
+            return (f"no op the tape recorded connects {name} to {tname}: {tname} was computed "
+                    f"without {name}, from a copy of its value made without its history "
+                    f"(stop_gradient({name}), {name}.numpy(), np.asarray({name})), or outside the "
+                    f"with block. Use {name} itself, in ops inside `with tape:`.")
         producer = _producer(trace, source)
         read = [trace.variable_of(a) for a in producer.inputs] if producer is not None else []
         if any(v is not None for v in read):
             var = next(v for v in read if v is not None)
-            return (f"{name} is no longer the Variable {var.name!r}: an assignment like "
+            was = ("it was" if var.name.rpartition("/")[2] in DEFAULT_NAMES else repr(var.name))
+            return (f"{name} is no longer the Variable {was}: an assignment like "
                     f"`{name} = {name} - lr * grad` made a new Tensor, which nothing watches. "
-                    f"Update the variable in place ({var.name}.assign_sub(lr * grad)), or ask "
+                    f"Update the variable in place ({name}.assign_sub(lr * grad)), or ask "
                     f"for the gradient with respect to the Variable.")
         if copies:
             return (f"the tape followed a copy of {name} made without its history "
@@ -83,6 +92,14 @@ def why_none(trace, seen, targets, source):
                     f"from {name} made without its history (stop_gradient, .numpy(), np.asarray "
                     f"or a constant of its value), which cuts the chain. Remove it, or apply "
                     f"stop_gradient only to what must stay constant.")
+        step = _stepped(trace, seen, source)
+        if step is not None:
+            made, orphan = step
+            return (f"{tname} depends on {name} only through {orphan}, computed from {made} by an "
+                    f"op the tape does not record: np.round, np.rint, np.floor, np.ceil, np.trunc "
+                    f"and comparisons are piecewise constant and have no gradient (or a .numpy() "
+                    f"copy cut the chain). For a straight-through estimate write `x + "
+                    f"gm.stop_gradient(np.round(x) - x)` in place of np.round(x), x being {made}.")
         return (f"{tname} was not recorded by this tape: it was computed outside the tape's "
                 f"with block (or while it was paused), or only from values the tape does not "
                 f"watch. Compute it inside `with tape:`.")
@@ -90,6 +107,27 @@ def why_none(trace, seen, targets, source):
         return (f"ops on {name} ran while the tape was not recording "
                 f"(inside tape.stop_recording()), so the chain from {name} to {tname} has a gap.")
     return f"{tname} does not depend on {name} through any op the tape recorded."
+
+
+def _stepped(trace, seen, source):
+    """Where the chain from ``source`` ends at a value that no recorded op used, and a
+    recorded op used a value of its shape that nothing recorded made (``np.round`` in
+    between): ``(name of the one, name of the other)``, or None."""
+    made, used, outs = [], set(), set()
+    for row in trace.forward:
+        used.update(id(a) for a in row.inputs if isinstance(a, Tensor))
+        outs.update(id(o) for o in row.outputs or () if isinstance(o, Tensor))
+        if any(_is(trace, a, source) or id(a) in {id(m) for m in made} for a in row.inputs):
+            made += [o for o in row.outputs or () if isinstance(o, Tensor) and seen.connected(o)]
+    ends = [m for m in made if id(m) not in used]
+    for row in trace.forward:
+        for a in row.inputs:
+            if isinstance(a, Tensor) and id(a) not in outs and not seen.connected(a) and \
+                    a.dtype.kind == "f" and not _is(trace, a, source):
+                end = next((m for m in ends if np.shape(m) == np.shape(a)), None)
+                if end is not None:
+                    return trace.name_of(end), trace.name_of(a)
+    return None
 
 
 def _names_in(fn):
@@ -283,6 +321,11 @@ COSTLY = (check_custom_gradients, nested_second_order, unrecorded_in_second_orde
 def detect(trace):
     """Run the detectors over ``trace`` (the checks too when it was asked to check) and
     attach what they find to the rows; returns the findings."""
+    with np.errstate(all="ignore"):  # the checks' own arithmetic warns nothing to the user
+        return _detect(trace)
+
+
+def _detect(trace):
     found = []
     born = None
     for detector in CHEAP + (COSTLY if trace.check else ()):
