@@ -30,4 +30,5 @@ def test_a_float32_total_of_a_scalar_broadcast_is_accurate():
     with gm.GradientTape() as t:
         t.watch(x)
         y = np.sum(np.broadcast_to(x, (100_000,)) * np.float32(0.1))
-    assert float(t.gradient(y, x)) == np.float32(np.float32(0.1) * np.float64(100_000))
+    # a total is NumPy's pairwise sum: within a float32 rounding or two (JAX 2e-7, PyTorch 4e-7)
+    np.testing.assert_allclose(float(t.gradient(y, x)), np.float32(0.1) * np.float64(100_000), rtol=2e-7)

@@ -58,11 +58,12 @@ def unbroadcast(g, shape):
 
 
 def summed(g, axis, keepdims):
-    """``g`` summed over ``axis``. A float32 or float16 one is added up in float64 and rounded
-    once: NumPy adds an outer axis one row at a time, whose error grows with the rows (1e-4
-    of a 100,000-row bias gradient in float32, where pairwise or wider sums keep 1e-7)."""
+    """``g`` summed over ``axis``. Over some axes, a float32 or float16 one is added up in
+    float64 and rounded once: NumPy adds an outer axis one row at a time, whose error grows
+    with the rows (1e-4 of a 100,000-row bias gradient in float32, where pairwise or wider sums
+    keep 1e-7). A total (``axis`` None) is NumPy's pairwise sum already, and stays quick."""
     dtype = g.dtype
-    if isinstance(dtype, np.dtype) and dtype.kind == "f" and dtype.itemsize < 8:  # NumPy's, CuPy's
+    if axis is not None and isinstance(dtype, np.dtype) and dtype.kind == "f" and dtype.itemsize < 8:
         return ops.astype(apply(ops.SUM, ops.astype(g, np.float64), axis=axis, keepdims=keepdims), dtype)
     return apply(ops.SUM, g, axis=axis, keepdims=keepdims)
 
