@@ -136,3 +136,13 @@ def test_assert_all_finite():
     assert tf.debugging.assert_all_finite(tf.constant([1., 2.]), "bad").numpy().tolist() == [1., 2.]
     with pytest.raises(tf.errors.InvalidArgumentError, match="bad values : Tensor had Inf values"):
         tf.debugging.assert_all_finite(tf.constant([1., np.inf]), "bad values")
+
+
+def test_none_where_a_tensor_is_expected_is_tensorflows_value_error():
+    """TensorFlow 2.21.0: ValueError, 'Attempt to convert a value (None) with an unsupported
+    type (<class 'NoneType'>) to a Tensor.' (it was a TypeError about an object array)."""
+    for call in (lambda: tf.constant(None), lambda: tf.convert_to_tensor(None),
+                 lambda: tf.reduce_sum(None)):
+        with pytest.raises(ValueError, match=r"Attempt to convert a value \(None\) with an unsupported "
+                                             r"type \(<class 'NoneType'>\) to a Tensor.*gradient is None"):
+            call()

@@ -472,6 +472,11 @@ def to_array(value, dtype, fn, arg, copy=False, module=None):
     land instead of the backend's (a Variable's own, for ``assign``)."""
     if isinstance(value, Tensor):
         value = value.value
+    elif value is None:  # most often a gradient that is None, passed on
+        raise GradientValueError(
+            f"{fn}({arg}): Attempt to convert a value (None) with an unsupported type "
+            "(<class 'NoneType'>) to a Tensor; a gradient is None where the target does not "
+            "depend on the source (gm.trace() says why)")
     if dtype is not None:
         try:
             dtype = np.dtype(dtype)
