@@ -25,7 +25,7 @@ from .. import out_of_scope
 from ..core import ops
 from ..core.tensor import Tensor as CoreTensor
 from . import (autograd, bits_norms, elementwise, functions, linalg, linalg_more, nn, products, reorder, reshaping, sampling,
-               scattering, special, values, views)
+               scattering, special, utils, values, views)
 from .modes import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad,
                     set_grad_enabled)
 from .tensor import Tensor, make
@@ -69,6 +69,7 @@ device = Device
 # torch.FloatTensor, torch.LongTensor ...: the legacy constructors of one dtype each (legacy.py)
 globals().update({f"{n}Tensor": TypedTensor(Tensor, DTYPES[np.dtype(d)]) for d, n in TYPE_NAMES.items()})
 strided = "strided"
+pi, e, inf, nan, newaxis = np.pi, np.e, np.inf, np.nan, None  # torch.pi ... (Python floats)
 
 
 def get_default_dtype():
@@ -297,6 +298,26 @@ for _module in MORE:
                       if name not in getattr(_module, "TENSOR_ONLY", ())})
     globals().update(_module.FUNCTIONS)
 del _module, _name, _f  # (the loops' names are no torch attribute)
+# the in-place functions PyTorch has as torch.<name>_: the tensor's method, and nn.functional's
+globals().update({name + "_": _method(name + "_") for name in (
+    "abs acos acosh addmv arccos arccosh arcsin arcsinh arctan arctanh asin asinh atan atanh ceil "
+    "clamp clamp_max clamp_min clip cos cosh deg2rad detach erf erfc exp2 exp expm1 fill fix floor "
+    "frac index_put ldexp log10 log1p log2 log logit nan_to_num neg negative rad2deg reciprocal round "
+    "rsqrt sigmoid sin sinc sinh sqrt square tan tanh trunc xlogy zero").split()})
+celu_, selu_, rrelu_, threshold_ = (nn.functional.celu_, nn.functional.selu_, nn.functional.rrelu_,
+                                    nn.functional.threshold_)
+
+
+def dropout_(input, p, train):
+    return nn.functional.dropout(input, p, train, inplace=True)
+
+
+def alpha_dropout_(input, p, train):
+    return nn.functional.alpha_dropout(input, p, train, inplace=True)
+
+
+def feature_alpha_dropout_(input, p, train):
+    return nn.functional.feature_alpha_dropout(input, p, train, inplace=True)
 
 
 def pow(input, exponent):  # noqa: A001

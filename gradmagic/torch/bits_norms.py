@@ -71,8 +71,8 @@ def bitwise_right_shift_(self, other):
 def power(self, exponent):
     """``self ** exponent``: the engine's op itself, as the operator it replaces (no frame
     more), with PyTorch's answers where integers meet negative integer exponents."""
-    try:
-        return binary(POWER, self, exponent)
+    try:  # a number exponent (the commonest) needs no rule for the exponent: the engine's op
+        return binary(POWER if isinstance(exponent, CoreTensor) else NUMBER_POWER, self, exponent)
     except ValueError as error:
         return _integer_power(self, exponent, error)
 
@@ -101,20 +101,25 @@ def _exponent_vjp(g, ans, x, y):
     NaN for a negative ``x`` (the engine's, TensorFlow's, takes ``log(x)`` as 0 there)."""
     with np.errstate(divide="ignore", invalid="ignore"):
         if type(x) in (bool, int, float):  # a Python number: stay one
-            return g * ans * (math.log(x) if x > 0 else math.nan if x < 0 else 0.0)
+            if x == 0:  # PyTorch's: 0 where y >= 0, else inf * log(0)
+                return g * ops.where(y >= 0, 0.0, ans * -math.inf)
+            return g * ans * (math.log(x) if x > 0 else math.nan)
         return g * ops.where((x == 0) & (y >= 0), 0, ans * ops.log(x))
 
 
 def _base_vjp(g, ans, x, y):
     """PyTorch's gradient for the base: ``y x^(y-1)``, 0 where ``y`` is 0 (``0 * 0^-1`` at
-    ``x = 0`` would be NaN); a number ``y``'s is the engine's (one fused op)."""
+    ``x = 0`` would be NaN). The upstream stays out of the masked product, so that forward
+    mode (which differentiates this rule in ``g``) gets PyTorch's 0 there too, not ``0 * inf``."""
     if type(y) in (int, float):
         return power_vjp_base(g, ans, x, y)
     with np.errstate(divide="ignore", invalid="ignore"):
-        return ops.where(y == 0, 0, g * (y * x ** (y - 1)))
+        zero = y == 0
+        return ops.where(zero, 0, g * ops.where(zero, 0, y * x ** (y - 1)))
 
 
-POWER = Primitive("power", elementwise=True)  # NumPy's power, PyTorch's rules
+NUMBER_POWER = ops.power.prim  # a tensor to a number's power: the engine's op and rule
+POWER = Primitive("power", op=ops.power.prim.op, elementwise=True)  # a tensor exponent: PyTorch's rules
 defvjp(POWER, _base_vjp, _exponent_vjp, labels=("y x^(y-1)", "x^y log(x), PyTorch's"))
 
 

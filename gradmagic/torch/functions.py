@@ -207,8 +207,19 @@ def nanmean(self, dim=None, keepdim=False, *, dtype=None):
     return np.nanmean(self if dtype is None else self.type(dtype), axis=dims(dim), keepdims=keepdim)
 
 
+NAN_TO_NUM = Primitive("nan_to_num", lambda xp, x, nan=0.0, posinf=None, neginf=None:
+                       xp.nan_to_num(x, nan=nan, posinf=posinf, neginf=neginf), elementwise=True)
+defvjp(NAN_TO_NUM, lambda g, ans, x, **params: g * np.isfinite(getattr(x, "value", x)),
+       labels=("[x finite]",))
+
+
 def nan_to_num(self, nan=0.0, posinf=None, neginf=None):
-    return named(np.nan_to_num(self, nan=nan, posinf=posinf, neginf=neginf), "NanToNumBackward0")
+    """NaN and the infinities replaced; the gradient PyTorch's, ``grad * isfinite(input)``
+    (a product, so that a tangent that is infinite or NaN where ``input`` is not finite
+    stays NaN, as PyTorch's forward mode gives)."""
+    if self.dtype.kind != "f":
+        return np.nan_to_num(self, nan=nan, posinf=posinf, neginf=neginf)
+    return named(apply(NAN_TO_NUM, self, nan=nan, posinf=posinf, neginf=neginf), "NanToNumBackward0")
 
 
 def diff(self, n=1, dim=-1, prepend=None, append=None):

@@ -26,7 +26,7 @@ from ..core import ops
 from ..core.context import LEVEL
 from ..core.tensor import Tensor as CoreTensor
 from ..tracebacks import user_stacklevel
-from .hooks import register_node_hook
+from .hooks import keep_hooks, register_node_hook
 from .mismatch import mismatch
 from .names import node_name, node_type
 from .modes import GRAD, INFERENCE
@@ -203,13 +203,14 @@ def made(prim, args, vals, out, params):
     tensor: its float dtype made PyTorch's (``values.float_result``); when grad mode is on
     and an input requires grad, ``out`` gets its ``Node``."""
     v, w = out.value, vals[0]  # a first operand that is a tensor of the result's own type
-    if v.dtype.itemsize != 4:
-        if args[0] is w or type(w) is not type(v) or type(v) is np.ndarray:
-            # a float64 NumPy may have widened to (a NumPy scalar's type is its dtype), or the
-            # float16 it gives a bool or a byte: PyTorch's is its default float32
+    if args[0] is w or type(w) is not type(v) or type(v) is np.ndarray:  # (a NumPy scalar's
+        if v.dtype.itemsize != 4:  # dtype is its type: none of this for one of the first's type)
+            # a float64 NumPy may have widened to, or the float16 it gives a bool or a byte:
+            # PyTorch's is its default float32
             narrow(out, prim, args, vals, params)
-    elif hasattr(w, "ndim") and (w.dtype != v.dtype or w.ndim != v.ndim):
-        narrow(out, prim, args, vals, params)  # a first array that does not decide: float16 + 0-d float32
+        elif hasattr(w, "ndim") and (w.dtype != v.dtype or w.ndim != v.ndim and len(vals) > 1
+                                      and getattr(vals[1], "dtype", v.dtype) != v.dtype):
+            narrow(out, prim, args, vals, params)  # a first array that does not decide: float16 + 0-d float32
     if GRAD.get() and out.value.dtype.kind in "fc":
         for a in args:
             if isinstance(a, Tensor) and (a.grad_fn is not None or a.leaf_requires_grad):
@@ -238,6 +239,8 @@ class Tensor(CoreTensor):
     inference = False  # made under inference_mode
     backward_hooks = None  # {key: hook}, from register_hook
     post_accumulate_hooks = None  # {key: hook}, from register_post_accumulate_grad_hook
+    assigned = assigned_from = None  # the versions after and before the last `.data =` assignments
+    assignments = 0  # how many there were
 
     __hash__ = object.__hash__  # by identity, as torch.Tensor
     made = staticmethod(made)  # the engine tells the class of each op that makes one
@@ -284,6 +287,9 @@ class Tensor(CoreTensor):
     @grad.setter
     def grad(self, g):
         if g is not None:  # as PyTorch checks an assigned gradient
+            if not isinstance(g, CoreTensor):
+                raise TypeError("assigned grad expected to be a Tensor or None but got grad of type "
+                                f"{type(g).__name__}")
             if tuple(g.shape) != tuple(self.value.shape):
                 raise RuntimeError(f"attempting to assign a gradient of size '{list(g.shape)}' to a "
                                    f"tensor of size '{list(self.value.shape)}'. Please ensure that "
@@ -299,13 +305,16 @@ class Tensor(CoreTensor):
         """``Tensor.is_inference()``: made by an op or a factory under ``inference_mode``."""
         return self.inference
 
-    _version = property(lambda self: self.version, doc="The in-place changes so far.")
+    _version = property(lambda self: self.version - self.assignments,
+                        doc="The in-place changes so far (a `.data =` assignment is none, as PyTorch's).")
 
     @property
     def is_leaf(self) -> bool:
         return self.grad_fn is None
 
     def requires_grad_(self, requires_grad=True):
+        if requires_grad and self.grad_fn is None and self.value.dtype.kind not in "fc":
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")  # (its words)
         self.requires_grad = requires_grad
         return self
 
@@ -337,7 +346,9 @@ class Tensor(CoreTensor):
         if node is None and grad and old is not None:
             node = replaced(self, value, label).grad_fn
         if old is not None and node is not None:  # a walk through the old version needs it
-            old.keep(self)
+            i = old.keep(self)
+            if self.backward_hooks:  # the hooks so far stay with the old version (PyTorch's)
+                keep_hooks(self, old, i)
         if node is not None:  # the op is recorded: its output is this tensor, new version
             self.value = value
             self.changed()
@@ -386,6 +397,16 @@ class Tensor(CoreTensor):
         """Count an in-place change of this tensor: a new version."""
         self.version += 1
         CHANGES[0] += 1
+
+    def assign(self, value):
+        """``t.data = value``: a new version, which the nodes that used this tensor see as
+        PyTorch's saved references do (``saved.assigned_since``)."""
+        if self.assigned != self.version:  # the first of a run of assignments
+            self.assigned_from = self.version
+        self.value = value
+        self.changed()
+        self.assigned = self.version
+        self.assignments += 1
 
 
 def replaced(t, value, label):

@@ -77,6 +77,23 @@ def register_post_accumulate(tensor, hook):
     return RemovableHandle(tensor.post_accumulate_hooks, key, counted=False)
 
 
+def keep_hooks(tensor, node, i):
+    """An in-place op recorded in grad mode is about to change ``tensor``, output ``i`` of
+    ``node``: the hooks registered on it so far go with the old version, as PyTorch's (they
+    get the gradient of the value ``node`` made, after the hooks registered since, which
+    get the new version's). They are put on the stand-in the walk uses for that version."""
+    stand = node.standins.get(i) if node.standins else None
+    if stand is None:
+        stand = type(tensor).__new__(type(tensor))
+        stand.value, stand.stands_for, stand.grad_fn = tensor.value, tensor, node
+        node.standins = {**(node.standins or {}), i: stand}
+    if stand.backward_hooks:
+        stand.backward_hooks.update(tensor.backward_hooks)
+    else:
+        stand.backward_hooks = tensor.backward_hooks  # the same dict: a handle still removes
+    tensor.backward_hooks = None
+
+
 def run_post_accumulate(tensor):
     """Each of ``tensor``'s post-accumulate hooks, in the order they were registered."""
     for hook in list(tensor.post_accumulate_hooks.values()):

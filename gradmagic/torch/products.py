@@ -232,6 +232,10 @@ def cdist(x1, x2, p=2.0, compute_mode=None):
         ties = ops.stop_gradient(size) == ops.expand_dims(top, -1)
         return named(top + ops.sum(ops.where(ties, size - ops.stop_gradient(size), 0), axis=-1),
                      "CdistBackward0")
+    if p == 0:  # a count of the coordinates that differ: gradient 0, but recorded (PyTorch's)
+        unused = ops.where(np.zeros(diff.shape, bool), diff, 0)
+        return named(vector_norm(ops.stop_gradient(diff), 0.0, dim=-1) + ops.sum(unused, axis=-1),
+                     "CdistBackward0")
     return named(vector_norm(diff, float(p), dim=-1), "CdistBackward0")
 
 

@@ -20,7 +20,7 @@ from ..core import ops
 from ..core.primitive import composite
 from ..tracebacks import user_stacklevel
 from .autograd.function import Function
-from .values import named
+from .values import dims, named
 
 DOF = ("{}(): degrees of freedom is <= 0. Correction should be strictly less than the reduction "
        "factor (input numel divided by output numel).")
@@ -128,3 +128,15 @@ def extreme(t, largest):
         return whole
     nan = np.isnan(t.value)
     return named(ops.sum(ops.where(nan, t, 0)) / int(nan.sum()), "MaxBackward1" if largest else "MinBackward1")
+
+
+def log_sum_exp(t, dim, keepdim=False):
+    """``logsumexp``; over an empty dimension -inf, as PyTorch's (the log of an empty sum: its
+    gradient is empty), where the engine's, which shifts by the maximum, has none to take."""
+    axis = dims(dim)
+    shape = t.value.shape
+    reduced = range(len(shape)) if axis is None else axis if isinstance(axis, tuple) else (axis,)
+    if t.value.size or not any(shape[a] == 0 for a in reduced):
+        return ops.logsumexp(t, axis=axis, keepdims=keepdim)
+    with np.errstate(divide="ignore"):
+        return named(ops.log(ops.sum(ops.exp(t), axis=axis, keepdims=keepdim)), "LogsumexpBackward0")

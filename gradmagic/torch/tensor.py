@@ -24,7 +24,7 @@ from .graph import as_tensor_of
 from .hooks import register
 from .modes import GRAD, INFERENCE, tangent_of
 from .graph import Tensor as GraphTensor
-from .subgradients import extreme, standard_deviation, variance, vector_norm
+from .subgradients import extreme, log_sum_exp, standard_deviation, variance, vector_norm
 from .walk import backward
 from .views import at, make_view, reshaped, swapped, transposed, write_through
 from .legacy import LegacyConstructor, typed_dtype
@@ -101,8 +101,8 @@ class Tensor(GraphTensor, metaclass=LegacyConstructor):
 
     @data.setter
     def data(self, other):
-        self.value = other.value if isinstance(other, CoreTensor) else np.asarray(other)
-        self.changed()  # (a new array: the aliases made before keep the old one, as PyTorch's)
+        self.assign(other.value if isinstance(other, CoreTensor) else np.asarray(other))
+        # (a new array: the aliases made before keep the old one, as PyTorch's)
 
     def detach(self):
         return self.alias()
@@ -426,7 +426,7 @@ class Tensor(GraphTensor, metaclass=LegacyConstructor):
         return vector_norm(self, 2 if p == "fro" else p, dims(dim), keepdim)
 
     def logsumexp(self, dim, keepdim=False):
-        return ops.logsumexp(self, axis=dims(dim), keepdims=keepdim)
+        return log_sum_exp(self, dim, keepdim)
 
     def cumsum(self, dim, dtype=None):
         return ops.cumsum(summand(self, dtype), dim)

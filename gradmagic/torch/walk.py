@@ -25,6 +25,7 @@ from .graph import CHANGES, FREED, SERIAL, Node, Tensor, as_tensor_of
 from .hooks import LIVE, run_post_accumulate, with_hooks, with_node_hooks
 from .hooks import run as run_hooks
 from .modes import GRAD
+from .saved import assigned_since, saves
 from .values import type_name
 
 
@@ -95,7 +96,7 @@ class Walk:
         for what a node made (``producer``) is kept on that node and has it as ``grad_fn``,
         so that what a ``create_graph`` walk records from it (``cos(x)`` of an ``x`` that
         ``sin_`` changed since) leads a later walk back through the node."""
-        if t.version == version:
+        if t.version == version or assigned_since(t, version):  # (`.data =`: seen, as PyTorch's)
             return t
         if t.grad_fn is None and t.leaf_requires_grad:  # a leaf changed in place since
             raise RuntimeError(
@@ -142,10 +143,14 @@ class Walk:
                 node.params)
 
     def _entry_changed(self, node):
-        args = []
-        for a, v, val, source in zip(node.args, node.versions, node.vals, node.sources):
+        args, vals = [], list(node.vals)
+        for k, (a, v, val, source) in enumerate(zip(node.args, node.versions, node.vals, node.sources)):
             if isinstance(a, Tensor):
-                a = self._as_it_was(a, v, val, source)
+                if a.version != v and assigned_since(a, v):  # `.data =` since: as it is now
+                    vals[k] = a.value
+                elif a.version == v or a.grad_fn is not None or not a.leaf_requires_grad or \
+                        saves(node, k):  # (a leaf the node did not save: itself, as it ran)
+                    a = self._as_it_was(a, v, val, source)
                 if source is not None or a.leaf_requires_grad:
                     self.ids.add(id(a))
             args.append(a)
@@ -165,7 +170,7 @@ class Walk:
             self.ids.add(id(o))
             outs.append(o)
         out = tuple(outs) if node.prim.joint else outs[0]
-        return (node.prim, tuple(args), node.vals, out, node.params)
+        return (node.prim, tuple(args), tuple(vals), out, node.params)
 
     def run(self, seeds, want, create_graph):
         """{id: gradient} for the ids in ``want``; the listeners hear every step."""

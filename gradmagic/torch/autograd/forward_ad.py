@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 from collections import namedtuple
 
+from ..._backend import xp_of
 from ...core.context import TAPES, listeners, paused
 from ...core.forward import Accumulator, TangentStep
 from ..graph import Tensor, as_tensor_of
@@ -23,10 +24,19 @@ __all__ = ["UnpackedDualTensor", "enter_dual_level", "exit_dual_level", "make_du
            "dual_level"]
 
 UnpackedDualTensor = namedtuple("UnpackedDualTensor", ["primal", "tangent"])
+ZERO_DERIVATIVE = {"sign", "power"}  # (a power's only where its exponent is the number 0)
 
 
 class DualLevel(Accumulator):
-    """The accumulator of the dual level: the tangents of the tensors made while it is active."""
+    """The accumulator of the dual level: the tangents of the tensors made while it is active.
+    Where the engine's rule gives none because the derivative is 0 everywhere (``sign``, a
+    power of 0), PyTorch's tangent is zeros: so is this one."""
+
+    def on_op(self, prim, args, vals, out, params):
+        Accumulator.on_op(self, prim, args, vals, out, params)
+        if prim.name in ZERO_DERIVATIVE and self.tangent(out) is None and out.dtype.kind == "f" \
+                and any(self.tangent(a) is not None for a in args):
+            self.set_tangent(out, as_tensor_of(xp_of(out.value).zeros_like(out.value), out))
 
     def carry(self, new, t):
         """``t`` was changed in place to ``new``'s value: ``new``'s tangent is its now (zeros

@@ -2,10 +2,13 @@
 (whole channels) and ``alpha_dropout``/``feature_alpha_dropout`` (SELU's, which keep the mean
 and variance), as PyTorch 2.13.0's: its checks, warnings, scaling and ``grad_fn`` names. The
 mask is drawn from gradmagic's default generator (NumPy's, seeded by ``torch.manual_seed``), so
-it differs from PyTorch's; it is a constant to the gradient.
+it differs from PyTorch's; it is a constant to the gradient. ``gumbel_softmax`` draws its
+noise from it too.
 """
 
 import warnings
+
+import numpy as np
 
 from ...tracebacks import user_stacklevel
 from ..graph import as_tensor_of
@@ -126,3 +129,21 @@ def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
 
 
 __all__ = ["dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout", "feature_alpha_dropout"]
+
+
+def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
+    """A sample of the Gumbel-softmax distribution, by PyTorch's algorithm: ``softmax((logits
+    + g) / tau, dim)`` with ``g = -log(e)``, ``e`` drawn from Exp(1) (by the default generator:
+    other numbers than PyTorch's); ``hard=True`` gives the one-hot of its largest element along
+    ``dim``, with the gradient of the soft sample (``y_hard - y_soft.detach() + y_soft``)."""
+    if eps != 1e-10:
+        warnings.warn("`eps` parameter is deprecated and has no effect.", stacklevel=user_stacklevel())
+    value = logits.value
+    with np.errstate(divide="ignore"):
+        noise = -np.log(DEFAULT_GENERATOR.rng.exponential(1.0, value.shape)).astype(value.dtype)
+    y_soft = ((logits + as_tensor_of(noise, logits)) / tau).softmax(dim)
+    if not hard:
+        return y_soft
+    index = y_soft.max(dim, keepdim=True)[1]
+    y_hard = logits.new_zeros(logits.shape).scatter_(dim, index, 1.0)
+    return y_hard - y_soft.detach() + y_soft

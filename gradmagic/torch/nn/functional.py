@@ -31,7 +31,8 @@ from .losses import (cosine_embedding_loss, reduced, gaussian_nll_loss, hinge_em
                      margin_ranking_loss, multi_margin_loss, multilabel_soft_margin_loss, pairwise_distance,
                      pdist, poisson_nll_loss, soft_margin_loss, triplet_margin_loss)
 from .attention import scaled_dot_product_attention  # noqa: F401
-from .dropout import alpha_dropout, dropout, dropout1d, dropout2d, dropout3d, feature_alpha_dropout  # noqa: F401
+from .dropout import (alpha_dropout, dropout, dropout1d, dropout2d, dropout3d, feature_alpha_dropout,  # noqa: F401
+                      gumbel_softmax)
 from .normalization import batch_norm, group_norm, instance_norm, local_response_norm  # noqa: F401
 from .resize import interpolate, upsample, upsample_bilinear, upsample_nearest  # noqa: F401
 from .grid_sampling import affine_grid, grid_sample  # noqa: F401
@@ -486,7 +487,7 @@ __all__ = ["linear", "relu", "sigmoid", "tanh", "softplus", "softmax", "log_soft
            "soft_margin_loss", "cosine_embedding_loss", "triplet_margin_loss", "multilabel_soft_margin_loss",
            "multi_margin_loss", "pairwise_distance", "pdist", "pixel_shuffle",
            "pixel_unshuffle", "unfold", "fold", "interpolate", "upsample", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout",
-           "feature_alpha_dropout", "upsample_nearest",
+           "feature_alpha_dropout", "gumbel_softmax", "upsample_nearest",
            "upsample_bilinear", "affine_grid", "grid_sample"]
 
 
