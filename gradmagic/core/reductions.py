@@ -52,27 +52,28 @@ def _empty(a, axis):
 def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=NOVALUE, where=NOVALUE):
     """``np.sum`` with ``where=`` (the elements left out add 0), ``initial=`` (added) and
     ``dtype=`` (the values cast first)."""
-    if dtype is None and not _given(initial) and not _given(where):
-        return ops.sum(a, axis, out=out, keepdims=keepdims)
-    ops.unsupported("np.sum", out=out)
-    a, mask = _cast(a, dtype), _mask(where)
-    if mask is not None:
-        a = ops.where(mask, a, 0)
-    r = ops.sum(a, axis, keepdims=keepdims)
-    return r + initial if _given(initial) else r
+    return _folded("np.sum", ops.sum, 0, a, axis, dtype, out, keepdims, initial, where)
 
 
 def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=NOVALUE, where=NOVALUE):
     """``np.prod`` with ``where=`` (the elements left out multiply by 1), ``initial=`` (a
     factor) and ``dtype=``."""
+    return _folded("np.prod", ops.prod, 1, a, axis, dtype, out, keepdims, initial, where)
+
+
+def _folded(name, reduce, neutral, a, axis, dtype, out, keepdims, initial, where):
+    """``reduce`` (a sum or a product) with NumPy's keywords: the elements ``where`` leaves
+    out replaced by ``neutral``, ``initial`` folded in as one more element."""
     if dtype is None and not _given(initial) and not _given(where):
-        return ops.prod(a, axis, out=out, keepdims=keepdims)
-    ops.unsupported("np.prod", out=out)
+        return reduce(a, axis, out=out, keepdims=keepdims)
+    ops.unsupported(name, out=out)
     a, mask = _cast(a, dtype), _mask(where)
     if mask is not None:
-        a = ops.where(mask, a, 1)
-    r = ops.prod(a, axis, keepdims=keepdims)
-    return r * initial if _given(initial) else r
+        a = ops.where(mask, a, neutral)
+    r = reduce(a, axis, keepdims=keepdims)
+    if not _given(initial):
+        return r
+    return r + initial if neutral == 0 else r * initial
 
 
 def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=NOVALUE):
