@@ -295,7 +295,7 @@ def check_gradient(call: CustomCall, i: int, grad, record: bool):
 
 
 # -- nested arguments, flattened into the op's inputs ---------------------------------------
-def _flatten_args(inputs, names):
+def flatten_args(inputs, names):
     """Positional arguments flattened into the op's inputs (TensorFlow records the leaves
     of a list or dict argument, each with its own gradient); ``None`` as the rebuild when
     none is nested."""
@@ -461,7 +461,7 @@ class CustomGradientFunction:
     def _call(self, obj, *args, **kwargs):
         name = self._name
         args, kw, names = self._bind(obj, args, kwargs)
-        inputs, names, unflatten = _flatten_args(args, names)
+        inputs, names, unflatten = flatten_args(args, names)
         lead = () if obj is None else (obj,)
         hooks = listeners()
         if not hooks:

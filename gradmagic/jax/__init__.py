@@ -20,11 +20,11 @@ numbers.
 """
 
 from .. import out_of_scope
-from . import debug, errors, lax, nn, numpy, random, scipy, test_util, tree, tree_util
+from . import debug, errors, flatten_util, lax, nn, numpy, random, scipy, test_util, tree, tree_util
 from .array import Array, asarray, config
 from .custom import closure_convert, custom_jvp, custom_vjp
 from .platforms import default_backend, device_count, devices, local_device_count, local_devices
-from .transforms import (checkpoint, grad, hessian, jacfwd, jacrev, jit, jvp, linearize, remat,
+from .transforms import (checkpoint, disable_jit, grad, hessian, jacfwd, jacrev, jit, jvp, linearize, remat,
                          value_and_grad, vjp, vmap)
 
 out_of_scope.install()  # `from gradmagic.<dialect> import <missing>` says what __getattr__ says
@@ -53,14 +53,15 @@ def __getattr__(name):
     raise AttributeError(
         f"gradmagic.jax.{name} does not exist: gradmagic.jax covers JAX's autodiff (grad, "
         "value_and_grad, vjp, jvp, linearize, jacfwd, jacrev (jacobian), hessian, vmap, jit, "
-        "checkpoint, custom_vjp, custom_jvp, closure_convert, debug.print, errors, lax, nn, random, scipy (special, stats.norm, "
+        "checkpoint, custom_vjp, custom_jvp, closure_convert, disable_jit, debug.print, "
+        "debug.callback, flatten_util.ravel_pytree, errors, lax, nn, random, scipy (special, stats.norm, "
         "linalg), test_util, tree, tree_util, numpy); "
         "out of scope: "
         "pmap and sharding, real compilation, complex numbers")
 
 
 __all__ = ["grad", "value_and_grad", "vjp", "jvp", "linearize", "jacfwd", "jacrev", "jacobian", "hessian",
-           "vmap", "debug", "errors", "device_put",
+           "vmap", "debug", "errors", "device_put", "disable_jit", "flatten_util",
            "jit", "checkpoint", "remat", "custom_vjp", "custom_jvp", "closure_convert", "lax", "nn", "numpy", "random", "scipy",
            "test_util", "tree", "tree_util", "Array",
            "asarray", "config", "device_get", "block_until_ready", "devices", "device_count",

@@ -124,7 +124,11 @@ def absolute(x):
     """``|x|`` with JAX's derivative at 0, 1 (TensorFlow's and PyTorch's is 0); of complex
     values, their real magnitudes, as JAX's (no gradient through them here)."""
     x = asarray(x)
-    return ops.absolute(x) if x.dtype.kind == "c" else absolute_one_at_zero(x)
+    if x.dtype.kind != "f":
+        return ops.absolute(x) if x.dtype.kind == "c" else absolute_one_at_zero(x)
+    # JAX's select(x >= 0, x, -x): one branch's derivative, so an infinite upstream at 0 stays
+    # infinite (|x| + 0 * ... would make it NaN); + 0.0 makes -0.0 the 0.0 |x| gives
+    return ops.where(x >= 0, x + 0.0, -x)
 
 
 Array.result_class = Array

@@ -159,9 +159,10 @@ def while_loop(cond_fun, body_fun, init_val):
         carry.update(body_fun(carry.value))
 
 
-def fori_loop(lower, upper, body_fun, init_val):
+def fori_loop(lower, upper, body_fun, init_val, *, unroll=None):
     """``val = body_fun(i, val)`` for ``i`` (an int32 Array, as JAX's) from ``lower`` up to
-    ``upper``; JAX runs it as a ``scan`` whose carry is ``(i, val)``."""
+    ``upper``; JAX runs it as a ``scan`` whose carry is ``(i, val)``. ``unroll`` (how many
+    steps XLA unrolls) changes nothing in an eager loop."""
     carry = Carry("scan", "loop_carry[1]", init_val, component=True)
     for i in range(int(lower), int(upper)):
         carry.update(body_fun(asarray(i), carry.value))

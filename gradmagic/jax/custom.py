@@ -6,10 +6,16 @@ user's function and the pitfall checks call the rule again, in JAX's words:
 
 - ``custom_vjp``: the op's gradient is ``bwd(*nondiff, res, g)`` on the residuals ``fwd``
   saved;
-- ``custom_jvp``: the op's gradient is the user's JVP rule transposed through a tape: the
-  rule runs with zero tangents that an inner tape watches, and the gradient with respect to
-  the tangents, weighted by ``g``, is the cotangent. A rule that is not linear in its
-  tangents cannot be transposed; that is an error, as in JAX.
+- ``custom_jvp``: the op's outputs are the rule's primal outputs, and its gradient is the
+  user's JVP rule transposed through a tape: the rule runs once, with zero tangents that an
+  inner tape watches, and the gradient with respect to the tangents, weighted by ``g``, is the
+  cotangent. A rule that is not linear in its tangents cannot be transposed; that is an
+  error, as in JAX.
+
+Only the innermost transformation that differentiates a call's arguments takes it as this
+op; the enclosing ones differentiate the rule's code as plain code (``levels``). A trace
+hears of a ``custom_jvp`` rule run as the call's body only what made its primal output
+(``overheard``).
 """
 
 from __future__ import annotations
@@ -20,14 +26,17 @@ import inspect
 
 import numpy as np
 
-from ..core.context import Listener, paused, push, recording, remove, stack, unheard
-from ..core.custom import CustomCall, CustomGradientFunction
+from ..core.context import Listener, followed, paused, push, recording, remove, stack, unheard
+from ..core.custom import CustomCall
 from ..core.forward import Accumulator
 from ..core.nest import flatten
 from ..core.tape import GradientTape
 from ..core.tensor import Tensor
 from .array import asarray, canonical
+from .errors import UnexpectedTracerError
+from .levels import FULL, PROCESSOR, LeveledFunction
 from .linearity import check_linear, run_heard
+from .overheard import primal_heard
 from .tree_util import tree_flatten, tree_leaves, tree_map, tree_structure, tree_unflatten
 
 FORWARD = contextvars.ContextVar("gradmagic_jax_forward", default=False)  # inside jax.jvp
@@ -73,6 +82,9 @@ class JaxJVPCall(JaxCall):
     body_tangents = False  # forward mode is its rule's
 
     def forward_tangents(self, tangent):
+        ran = getattr(self.grad_fn, "tangents", None)  # the rule's, run by the call's body
+        if ran is not None:
+            return ran
         args = self.unflatten(list(self.inputs)) if self.unflatten is not None else list(self.inputs)
         return self.function.rule_of.forward(args, tangent)
     words = {**WORDS, "grad_fn": "transposed JVP rule", "example": "return primal_out, 2 * x * x_dot",
@@ -83,13 +95,13 @@ class JaxJVPCall(JaxCall):
                        "({inputs}) only, as in JAX"}
 
 
-class RecordedVJP(CustomGradientFunction):
+class RecordedVJP(LeveledFunction):
     """The body that ``custom_vjp`` records: ``(outputs, gradient function)``."""
 
     call_type = JaxCall
 
 
-class RecordedJVP(CustomGradientFunction):
+class RecordedJVP(LeveledFunction):
     """The body that ``custom_jvp`` records: its gradient is the rule, transposed."""
 
     call_type = JaxJVPCall
@@ -214,7 +226,8 @@ class _Reads(Listener):
 
     def __init__(self, args):  # (made where the tapes that follow are on the stack)
         self.made = {id(x) for x in flatten(list(args))[0] if isinstance(x, Tensor)}
-        self.tapes, self.read = [t for t in stack() if t.records], []
+        full = FULL.get()  # the stack as the call began (its body runs below its level)
+        self.tapes, self.read = [t for t in (stack() if full is None else full) if t.records], []
 
     def on_op(self, prim, args, vals, out, params):
         self._saw(args, (out,))
@@ -374,6 +387,16 @@ class custom_vjp:  # noqa: N801  (JAX's name)
             raise TypeError("can't apply forward-mode autodiff (jvp) to a custom_vjp function.")
         if not recording() or id(self) in INSIDE.get():
             return self.fun(*args)
+        if any(followed(x) for i in self.nondiff_argnums if i < len(args)
+               for x in tree_leaves(args[i]) if isinstance(x, Tensor)):
+            raise UnexpectedTracerError(
+                "Found a JAX Tracer object passed as an argument to a custom_vjp function in a "
+                "position indicated by nondiff_argnums as non-differentiable. Tracers cannot be "
+                "passed as non-differentiable arguments to custom_vjp functions; instead, "
+                "nondiff_argnums should only be used for arguments that can't be or contain JAX "
+                "tracers, e.g. function-valued arguments. In particular, array-valued arguments "
+                "should typically not be indicated as nondiff_argnums.\nSee "
+                "https://docs.jax.dev/en/latest/errors.html#jax.errors.UnexpectedTracerError")
         return self.recorded(*args)
 
 
@@ -454,24 +477,57 @@ class custom_jvp:  # noqa: N801  (JAX's name)
         return tuple(asarray(t) for t in tree_flatten(tout)[0])
 
     def _body(self, *args):
+        """The call's outputs and its gradient function. Under a transformation that
+        differentiates the arguments, the outputs are the rule's primal output, as in JAX:
+        the rule runs once, below that transformation, on its tangents (an accumulator's) or on
+        zero tangents a tape watches (a tape's, whose backward pass transposes them). The
+        listeners hear of the rule what made its primal output (``overheard``), as they heard
+        a body that was the function itself; its tangent code is the call's own step."""
         nondiff, name = self.nondiff_argnums, getattr(self.fun, "__name__", "f")
-        out = _closed_over("custom_jvp", name, "it", lambda: self.fun(*args), args, (self.fun,))
         primals = [a for i, a in enumerate(args) if i not in nondiff]
+        structs = [tree_flatten(p) for p in primals]
+        zeros = [[asarray(np.zeros(np.shape(x), asarray(x).dtype)) for x in leaves]
+                 for leaves, _ in structs]
+        floats = [z for leaves in zeros for z in leaves if z.dtype.kind == "f"]
+        known = [x for p in primals for x in tree_leaves(p)]
+        level, ran = PROCESSOR.get(), {}
+
+        def linearized():
+            """(tape, rule's output, ops heard) for the rule on the zero tangents."""
+            tangents = tuple(tree_unflatten(d, z) for (_, d), z in zip(structs, zeros))
+            tape = GradientTape(persistent=True)
+            with tape:
+                tape.watch(floats)
+                out, heard = run_heard(lambda: self._rule(args, tangents), floats, known)
+            return tape, out, heard
+        if level is None:  # nothing differentiates the arguments: f itself, as JAX runs it
+            out = _closed_over("custom_jvp", name, "it", lambda: self.fun(*args), args, (self.fun,))
+        elif isinstance(level, GradientTape):  # heard: what made the primal output alone
+            tape, (out, tout), heard = primal_heard(
+                lambda: _closed_over("custom_jvp", name, "it", linearized, args, (self.jvp, self.fun)),
+                lambda ran: tree_leaves(ran[1][0]), self.recorded)
+            ran.update(tape=tape, touts=[asarray(t) for t in tree_flatten(tout)[0]], heard=heard)
+        else:  # an accumulator's tangents, through the rule itself (linear or not), as JAX
+            def of(x, z):
+                t = level.tangent(x)
+                return t if t is not None else z
+            tangents = tuple(tree_unflatten(d, [of(x, z) for x, z in zip(leaves, zs)])
+                             for (leaves, d), zs in zip(structs, zeros))
+            out, tout = primal_heard(  # (it reads the tangents)
+                lambda: _closed_over("custom_jvp", name, "it", lambda: self._rule(args, tangents),
+                                     list(args) + [tangents], (self.jvp, self.fun)),
+                lambda ran: tree_leaves(ran[0]), self.recorded)
 
         def grad_fn(*g):
             """The rule transposed: the gradient of <g, tangent_out> in the tangents."""
-            structs = [tree_flatten(p) for p in primals]
-            zeros = [[asarray(np.zeros(np.shape(x), asarray(x).dtype)) for x in leaves]
-                     for leaves, _ in structs]
-            floats = [z for leaves in zeros for z in leaves if z.dtype.kind == "f"]
-            tangents = tuple(tree_unflatten(d, z) for (_, d), z in zip(structs, zeros))
-            with unheard():  # the trace shows this as the row of the call it belongs to
-                with GradientTape() as tape:
-                    tape.watch(floats)
-                    (_, tout), heard = run_heard(lambda: self._rule(args, tangents), floats,
-                                                 [x for p in primals for x in tree_leaves(p)])
-                touts = [asarray(t) for t in tree_flatten(tout)[0]]
-                seeds = [u if isinstance(u, Tensor) else asarray(u) for u in g]
+            if ran:
+                tape, touts, heard = ran["tape"], ran["touts"], ran["heard"]
+            else:  # (a check calls it) the rule run now
+                with unheard():
+                    tape, (_, t_out), heard = linearized()
+                touts = [asarray(t) for t in tree_flatten(t_out)[0]]
+            seeds = [u if isinstance(u, Tensor) else asarray(u) for u in g]
+            with unheard():
                 cts = tape.gradient(touts, floats, output_gradients=[
                     asarray(s, t.dtype) for s, t in zip(seeds, touts)], unconnected_gradients="zero")
             check_linear(heard, floats, touts, seeds, cts, lambda vs: self._tangents_at(args, zeros, vs),
@@ -480,6 +536,8 @@ class custom_jvp:  # noqa: N801  (JAX's name)
             per_primal = [tree_unflatten(d, [next(found) if z.dtype.kind == "f" else None for z in zs])
                           for (_, d), zs in zip(structs, zeros)]
             return _per_leaf(args, nondiff, per_primal)
+        if level is not None and not isinstance(level, GradientTape):
+            grad_fn.tangents = tuple(asarray(t) for t in tree_flatten(tout)[0])
         return out, grad_fn
 
     def _tangents_at(self, args, zeros, vs):

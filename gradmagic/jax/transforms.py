@@ -8,6 +8,8 @@ inner one's backward pass. Nothing is compiled: ``jit`` returns the function its
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import functools
 import inspect
 from collections import Counter
@@ -24,12 +26,41 @@ from .tree_util import keystr, tree_flatten, tree_flatten_with_path, tree_map, t
 
 
 def _argnums(argnums, n, fn):
+    """``argnums`` as non-negative positions among ``n`` positional arguments, or JAX's error:
+    ``grad``'s TypeError, the Jacobians' ValueError."""
     nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
     for a in nums:
-        if not isinstance(a, int) or not -n <= a < n:
-            raise TypeError(f"{fn}: argnums={argnums!r} is out of range for a function called "
-                            f"with {n} positional argument(s)")
+        if not isinstance(a, int):
+            raise TypeError(f"{fn}: argnums={argnums!r} must be an int or a tuple of ints")
+        if fn.startswith("value_and_grad") and a >= n:
+            raise TypeError(f"differentiating with respect to argnums={argnums!r} requires at least "
+                            f"{max(nums) + 1} positional arguments to be passed by the caller, but "
+                            f"got only {n} positional arguments.")
+        if not -n <= a < n:
+            raise ValueError("Positional argument indices, e.g. for `static_argnums`, must have "
+                             "value greater than or equal to -len(args) and less than len(args), "
+                             f"but got value {a} for len(args) == {n}.")
     return tuple(a % n for a in nums)
+
+
+def _aval(x):
+    return f"{x.dtype.name}[{','.join(str(n) for n in x.shape)}]"
+
+
+def _holomorphic(fn, leaves):
+    """JAX's TypeError for ``holomorphic=True`` with an input that is not complex."""
+    for x in leaves:
+        if x.dtype.kind != "c":
+            raise TypeError(f"{fn} with holomorphic=True requires inputs with complex dtype, but "
+                            f"got {x.dtype.name}.")
+
+
+def _aux_pair(out):
+    """``fun``'s ``(output, aux)``, or JAX's TypeError where it returned no pair."""
+    if not (isinstance(out, (tuple, list)) and len(out) == 2):
+        raise TypeError("expected function with aux output to return a two-element tuple, but "
+                        f"got type {type(out)} with value {out!r}")
+    return out
 
 
 class _Watched:
@@ -78,6 +109,8 @@ def value_and_grad(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=F
     @functools.wraps(fun)
     def run(*args, **kwargs):
         nums = _argnums(argnums, len(args), f"value_and_grad({name})")
+        if holomorphic:
+            _holomorphic("grad", [asarray(x) for a in nums for x in tree_flatten(args[a])[0]])
         w = _Watched(args, nums, "grad", allow_int)
         with GradientTape(persistent=True) as tape:
             tape.watch([x for x in w.leaves if x.dtype.kind in "fc"])
@@ -92,6 +125,10 @@ def value_and_grad(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=F
         if out.shape != ():
             raise TypeError(f"Gradient only defined for scalar-output functions. Output had "
                             f"shape: {out.shape}.")
+        if out.dtype.kind in "biu":
+            raise TypeError(f"grad requires real-valued outputs (output dtype that is a sub-dtype "
+                            f"of np.floating), but got {out.dtype.name}. For differentiation of "
+                            "functions with integer outputs, use jax.vjp directly.")
         if out.dtype.kind != "f":
             raise TypeError(f"grad requires real-valued outputs (output dtype that is a sub-dtype "
                             f"of np.floating), but got {out.dtype.name}. For holomorphic "
@@ -132,23 +169,26 @@ def vjp(fun, *primals, has_aux=False):
         tape.watch([x for x in w.leaves if x.dtype.kind in "fc"])
         out = fun(*w.args)
     if has_aux:
-        out, aux = out
+        out, aux = _aux_pair(out)
     out_leaves, out_def = tree_flatten(out)
     out_leaves = [asarray(o) for o in out_leaves]
 
     def vjp_fn(cotangent):
         cts, ct_def = tree_flatten(cotangent)
         if ct_def != out_def:
-            raise TypeError(f"Tree structure of cotangent input {ct_def}, does not match "
-                            f"structure of primal output {out_def}.")
+            raise ValueError("unexpected tree structure.\n\nThe argument to a VJP function returned "
+                             "by `jax.vjp` must match the pytree\nstructure of the differentiated "
+                             f"function {getattr(fun, '__name__', 'fun')}.\n\nBut the tree structures "
+                             f"differ: the cotangent is {ct_def}, the output {out_def}.")
         seeds = []
         for o, c in zip(out_leaves, cts):
-            c = asarray(c, o.dtype)
-            if c.shape != o.shape:
-                raise ValueError(f"Shape of cotangent input to vjp pullback function {c.shape} "
-                                 f"must be the same as the shape of corresponding primal input "
-                                 f"{o.shape}.")
-            seeds.append(c)
+            given = asarray(c)
+            if o.dtype.kind in "fc" and given.dtype.kind in "biu" or given.shape != o.shape:
+                raise ValueError(
+                    "unexpected JAX type (e.g. shape/dtype) for argument to VJP function: got "
+                    f"{_aval(given)}, but expected {_aval(o)} because the corresponding output of "
+                    f"the differentiated function had JAX type {_aval(o)}")
+            seeds.append(asarray(c, o.dtype))
         floats = [x for x in w.leaves if x.dtype.kind in "fc"]
         flat = iter(tape.gradient(out_leaves, floats, output_gradients=seeds,
                                   unconnected_gradients="zero")) if floats else iter(())
@@ -173,17 +213,23 @@ def jacrev(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=False):
     @functools.wraps(fun)
     def run(*args):
         nums = _argnums(argnums, len(args), "jacrev")
+        if holomorphic:
+            _holomorphic("jacrev", [asarray(x) for a in nums for x in tree_flatten(args[a])[0]])
         w = _Watched(args, nums, "jacrev", allow_int)
+        floats = [x for x in w.leaves if x.dtype.kind in "fc"]
         with GradientTape(persistent=True) as tape:
-            tape.watch(w.leaves)
+            tape.watch(floats)
             calling(fun, w.args)
             out = fun(*w.args)
         if has_aux:
-            out, aux = out
+            out, aux = _aux_pair(out)
         out_leaves, out_def = tree_flatten(out)
         per_out = []
         for o in out_leaves:
-            flat = tape.jacobian(asarray(o), w.leaves, unconnected_gradients="zero")
+            o = asarray(o)
+            found = iter(tape.jacobian(o, floats, unconnected_gradients="zero") if floats else ())
+            flat = [next(found) if x.dtype.kind in "fc" else  # allow_int: an integer's zeros, as JAX
+                    asarray(np.zeros(o.shape + x.shape, x.dtype)) for x in w.leaves]
             grads = w.rebuild(flat, nums)
             per_out.append(grads[0] if isinstance(argnums, int) else tuple(grads))
         jac = tree_unflatten(out_def, per_out)
@@ -200,6 +246,7 @@ def jvp(fun, primals, tangents, has_aux=False):
     if len(primals) != len(tangents):
         raise TypeError("jvp called with different primal and tangent arguments sizes: "
                         f"{len(primals)} and {len(tangents)}")
+    _matching(primals, tangents)
     primals = [tree_map(fresh, p) for p in primals]
     tangents = [tree_map(asarray, t) for t in tangents]
     aux = []
@@ -219,6 +266,27 @@ def jvp(fun, primals, tangents, has_aux=False):
         FORWARD.reset(token)
     out, tangent_out = tree_map(to_array, out), tree_map(to_array, tangent_out)
     return (out, tangent_out, aux[0]) if has_aux else (out, tangent_out)
+
+
+def _matching(primals, tangents):
+    """JAX's errors for ``jvp`` tangents of another tree structure, dtype or shape than their
+    primals'."""
+    p_def, t_def = tree_flatten(tuple(primals))[1], tree_flatten(tuple(tangents))[1]
+    if p_def != t_def:
+        raise TypeError("primal and tangent arguments to jax.jvp must have the same tree structure; "
+                        f"primals have tree structure {p_def} whereas tangents have tree structure "
+                        f"{t_def}.")
+    for p, t in zip(tree_flatten(tuple(primals))[0], tree_flatten(tuple(tangents))[0]):
+        p, weak = asarray(p), isinstance(t, float)
+        t = asarray(t)
+        if p.dtype.kind in "fc" and t.dtype != p.dtype and not (weak and p.dtype.kind == "f"):
+            raise TypeError("primal and tangent arguments to jax.jvp do not match; dtypes must be "
+                            "equal, or in case of int/bool primal dtype the tangent dtype must be "
+                            f"float0.Got primal dtype {p.dtype.name} and so expected tangent dtype "
+                            f"{p.dtype.name}, but got tangent dtype {t.dtype.name} instead.")
+        if p.shape != t.shape:
+            raise ValueError("jvp called with different primal and tangent shapes;Got primal shape "
+                             f"{p.shape} and tangent shape as {t.shape}")
 
 
 def _basis(zeros, a, k, x, i):
@@ -270,6 +338,8 @@ def jacfwd(fun, argnums=0, has_aux=False, holomorphic=False):
         inputs = []  # (position among the primals, leaf position, leaf) for each input leaf
         for a, primal in enumerate(primals):
             for k, x in enumerate(tree_flatten(primal)[0]):
+                if holomorphic:
+                    _holomorphic("jacfwd", [x])
                 if x.dtype.kind != "f":
                     raise TypeError(
                         f"jacfwd requires real-valued inputs (input dtype that is a sub-dtype of "
@@ -337,7 +407,8 @@ def linearize(fun, *primals, has_aux=False):
     """
     primals = tuple(tree_map(asarray, p) for p in primals)
     zeros = tuple(tree_map(lambda p: asarray(np.zeros(p.shape, p.dtype)), p) for p in primals)
-    result = jvp(fun, primals, zeros, has_aux=has_aux)
+    result = jvp(fun if not has_aux else functools.wraps(fun)(lambda *a: _aux_pair(fun(*a))),
+                 primals, zeros, has_aux=has_aux)
     expected = [(x.shape, x.dtype) for x in tree_flatten(primals)[0]]
 
     def f_jvp(*tangents):
@@ -494,6 +565,22 @@ def jit(fun=None, *, static_argnums=None, static_argnames=None, donate_argnums=N
 
     @functools.wraps(fun)
     def run(*args, **kwargs):
-        return tree_map(lambda v: asarray(v) if isinstance(v, (int, float, bool, np.generic)) else v,
-                        fun(*args, **kwargs))
+        out = fun(*args, **kwargs)
+        if JIT_OFF.get():  # under disable_jit: what the function returns, as it is
+            return out
+        return tree_map(lambda v: asarray(v) if isinstance(v, (int, float, bool, np.generic)) else v, out)
     return run
+
+
+JIT_OFF = contextvars.ContextVar("gradmagic_jax_jit_off", default=False)
+
+
+@contextlib.contextmanager
+def disable_jit(disable=True):
+    """``with jax.disable_jit():``: ``jit`` compiles nothing anyway; in the block a jitted
+    function returns what its code returns (a Python number stays one), as JAX's then."""
+    token = JIT_OFF.set(bool(disable))
+    try:
+        yield
+    finally:
+        JIT_OFF.reset(token)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+from collections import OrderedDict
 from typing import NamedTuple
 
 NODES = {}  # a registered class -> (flatten: x -> (children, aux), unflatten: (aux, children) -> x)
@@ -35,17 +36,10 @@ class PyTreeDef:
             return inner
         return PyTreeDef(self.kind, self.meta, [c.compose(inner) for c in self.children])
 
-    def flatten_up_to(self, tree):
+    def flatten_up_to(self, tree, name="tree"):
         """The subtrees of ``tree`` at this structure's leaves (``tree``'s structure starts
-        with this one)."""
-        if self.kind == "leaf":
-            return [tree]
-        kind, meta, children = _node(tree)
-        if (kind != self.kind or len(children) != len(self.children)
-                or kind in ("dict", "namedtuple") and meta != self.meta
-                or kind == "custom" and meta[0] is not self.meta[0]):
-            raise ValueError(f"Tree structure mismatch: {tree!r} does not match the prefix {self}")
-        return [x for d, c in zip(self.children, children) for x in d.flatten_up_to(c)]
+        with this one; else JAX's ValueError, naming the key path where they differ)."""
+        return _up_to(self, tree, name, ())
 
     def __eq__(self, other):
         return (isinstance(other, PyTreeDef) and (self.kind, self.meta) == (other.kind, other.meta)
@@ -142,7 +136,13 @@ def tree_flatten(tree, is_leaf=None):
 
 
 def tree_unflatten(treedef, leaves):
-    """The pytree of ``treedef`` with ``leaves``."""
+    """The pytree of ``treedef`` with ``leaves`` (as many as it has, else JAX's ValueError)."""
+    leaves = list(leaves)
+    n = treedef.num_leaves
+    if len(leaves) > n:
+        raise ValueError(f"Too many leaves for PyTreeDef; expected {n}.")
+    if len(leaves) < n:
+        raise ValueError(f"Too few leaves for PyTreeDef; expected {n}, got {len(leaves)}")
     it = iter(leaves)
 
     def build(d):
@@ -172,14 +172,49 @@ def tree_structure(tree, is_leaf=None):
 
 
 def tree_map(f, tree, *rest, is_leaf=None):
-    """``f`` applied leaf by leaf (to the leaves of ``tree`` and of each of ``rest``)."""
+    """``f`` applied leaf by leaf (to the leaves of ``tree`` and to the subtrees of each of
+    ``rest`` there: ``tree`` may be a prefix of them, as in JAX)."""
     leaves, treedef = tree_flatten(tree, is_leaf)
-    others = [tree_flatten(r, is_leaf)[0] for r in rest]
-    for o in others:
-        if len(o) != len(leaves):
-            raise ValueError(f"tree_map: the trees have different structures ({len(leaves)} and "
-                             f"{len(o)} leaves)")
+    others = [treedef.flatten_up_to(r, "tree_map tree") for r in rest]
     return tree_unflatten(treedef, [f(*xs) for xs in zip(leaves, *others)])
+
+
+def _path(keys):
+    return "".join(f"[{k!r}]" if isinstance(k, str) or d else f"[{k}]" for k, d in keys)
+
+
+def _up_to(d, tree, name, keys):
+    """``PyTreeDef.flatten_up_to``, at key path ``keys`` (``(key, of a dict)`` pairs)."""
+    if d.kind == "leaf":
+        return [tree]
+    kind, meta, children = _node(tree)
+    where = f"pytree structure error: different {{}} at key path\n    {name}{_path(keys)}\nAt that key path, the prefix pytree {name} has a subtree of type"
+    want = {"none": type(None), "tuple": tuple, "list": list, "dict": dict}.get(d.kind)
+    want = want or (d.meta if d.kind == "namedtuple" else d.meta[0])
+    got = type(tree)
+    if kind != d.kind or kind == "namedtuple" and meta is not d.meta or kind == "custom" and meta[0] is not d.meta[0]:
+        raise ValueError(where.format("types") + f"\n    {want}\nbut at the same key path the "
+                         f"full pytree has a subtree of different type\n    {got}.")
+    if kind in ("tuple", "list") and len(children) != len(d.children):
+        raise ValueError(where.format(f"lengths of {kind}") + f" {kind} of length "
+                         f"{len(d.children)}, but the full pytree has a subtree of the same type "
+                         f"but of length {len(children)}.")
+    if kind == "dict" and meta != d.meta:
+        if len(meta) != len(d.meta):
+            raise ValueError(where.format("numbers of pytree children") + f"\n    {want}\nwith "
+                             f"{len(d.meta)} child keys\n    {' '.join(map(str, d.meta))}\nbut at "
+                             f"the same key path the full pytree has a subtree of the same type "
+                             f"but with {len(meta)} child keys\n    {' '.join(map(str, meta))}")
+        raise ValueError(where.format("pytree metadata") + f"\n    {want}\nwith metadata\n    "
+                         f"{d.meta}\nbut at the same key path the full pytree has a subtree of "
+                         f"the same type but with metadata\n    {meta}")
+    if kind == "custom" and (meta[1] != d.meta[1] or len(children) != len(d.children)):
+        raise ValueError(where.format("pytree metadata") + f"\n    {want}\nwith metadata\n    "
+                         f"{d.meta[1]}\nbut at the same key path the full pytree has a subtree "
+                         f"of the same type but with metadata\n    {meta[1]}")
+    names = meta if kind == "dict" else range(len(children))
+    return [x for k, sub, c in zip(names, d.children, children)
+            for x in _up_to(sub, c, name, keys + ((k, kind == "dict"),))]
 
 
 def tree_all(tree, is_leaf=None):
@@ -273,7 +308,7 @@ def tree_leaves_with_path(tree, is_leaf=None):
 def tree_map_with_path(f, tree, *rest, is_leaf=None):
     """``f(path, leaf, *others)`` leaf by leaf (``rest``: trees of ``tree``'s structure)."""
     pairs, treedef = tree_flatten_with_path(tree, is_leaf)
-    others = [treedef.flatten_up_to(r) for r in rest]
+    others = [treedef.flatten_up_to(r, "tree_map_with_path tree") for r in rest]
     return tree_unflatten(treedef, [f(p, x, *xs) for (p, x), *xs in zip(pairs, *others)])
 
 
@@ -352,3 +387,8 @@ class Partial(functools.partial):
 
 register_pytree_node(Partial, lambda p: ((p.args, p.keywords), p.func),
                      lambda func, children: Partial(func, *children[0], **children[1]))
+
+
+# an OrderedDict keeps its keys' order (a dict's are sorted), as JAX registers it
+register_pytree_with_keys(OrderedDict, lambda d: (tuple((DictKey(k), v) for k, v in d.items()), tuple(d)),
+                          lambda keys, values: OrderedDict(zip(keys, values)))

@@ -7,8 +7,8 @@ import numpy as np
 
 from ...core import ops, special
 from ...core.primitive import composite
-from ..array import asarray, canonical
-from ..numpy import clip
+from ..array import absolute, asarray, canonical
+from ..numpy import clip, maximum, minimum
 from ..numpy import mean as jnp_mean  # with JAX's where=
 from . import initializers  # noqa: F401  (jax.nn.initializers)
 from .attention import dot_product_attention  # noqa: F401  (jax.nn.dot_product_attention)
@@ -88,8 +88,10 @@ def elu(x, alpha=1.0):
 
 @composite("1 where x > 0, else exp(x / alpha)", elementwise=True)
 def celu(x, alpha=1.0):
+    """JAX's form, ``maximum(x, 0) + alpha expm1(minimum(x, 0) / alpha)``, whose ties at 0
+    give each side half (its second derivative there is ``0.25 / alpha``, as JAX's)."""
     x = asarray(x)
-    return ops.where(x > 0, x, alpha * ops.expm1(ops.where(x > 0, 0.0, x) / alpha))
+    return maximum(x, 0.0) + alpha * ops.expm1(minimum(x, 0.0) / alpha)
 
 
 @composite("scale where x > 0, else scale alpha exp(x)", elementwise=True)
@@ -117,7 +119,7 @@ def gelu(x, approximate=True):
 @composite("1 / (|x| + 1)^2", elementwise=True)
 def soft_sign(x):
     x = asarray(x)
-    return x / (ops.absolute(x) + 1)
+    return x / (absolute(x) + 1)  # JAX's abs: 1 at 0, so its second derivative there is -2
 
 
 @composite("sigmoid(-x)", elementwise=True)

@@ -15,7 +15,7 @@ import numpy as np
 from ...core import ops
 from ...core.tensor import Tensor
 from ...core.kinks import fmax_second_at_tie, fmin_second_at_tie, maximum_halves, minimum_halves
-from . import keywords, linalg, methods  # noqa: F401  (jnp.linalg)
+from . import fft, keywords, linalg, methods  # noqa: F401  (jnp.linalg, jnp.fft)
 from ..array import Array, absolute, asarray, canonical, wrap
 from ..indexing import fill_value as fill
 from ..power import power as jax_power
@@ -186,15 +186,37 @@ def power(x1, x2):
     return jax_power(*_weak([x1, x2]))
 
 
+def _inexact(x):
+    """``x`` in JAX's float type (float32 unless x64; a Python number a float)."""
+    if isinstance(x, (int, float)) and not isinstance(x, bool):
+        return float(x)
+    x = asarray(x)
+    return x if x.dtype.kind == "f" else asarray(x, np.float64)  # narrowed unless x64
+
+
 def float_power(x1, x2):
-    """``jnp.float_power``: both operands in JAX's float type (float32 unless x64; a Python
-    number a float), then ``power``: JAX's ``lax.pow`` of floats, with its float rule."""
-    def inexact(x):
-        if isinstance(x, (int, float)) and not isinstance(x, bool):
-            return float(x)
-        x = asarray(x)
-        return x if x.dtype.kind == "f" else asarray(x, np.float64)  # narrowed unless x64
-    return jax_power(inexact(x1), inexact(x2))
+    """``jnp.float_power``: both operands in JAX's float type, then ``power``: JAX's
+    ``lax.pow`` of floats, with its float rule."""
+    return jax_power(_inexact(x1), _inexact(x2))
+
+
+def fabs(x):
+    """``jnp.fabs``: ``abs`` of ``x`` in JAX's float type, with JAX's derivative (1 at 0)."""
+    return absolute(_inexact(x))
+
+
+def hypot(x1, x2):
+    """``jnp.hypot`` as JAX computes it: ``a sqrt(1 + (b / a)^2)`` for ``a = max(|x1|, |x2|)``,
+    ``b`` the min (``a`` where it is 0, inf where either is), so its gradient at (0, 0) is
+    JAX's (0.5, 0.5), each side of the tie half."""
+    x1, x2 = _weak([_inexact(x1), _inexact(x2)])
+    x1, x2 = absolute(x1), absolute(x2)
+    infinite = (x1 == np.inf) | (x2 == np.inf)
+    x1, x2 = maximum(x1, x2), minimum(x1, x2)
+    zero = x1 == 0
+    safe = ops.where(zero, 1.0, x1)
+    x = ops.where(zero, x1, x1 * np.sqrt(1 + np.square(x2 / safe)))
+    return ops.where(infinite, np.inf, x)
 
 
 def reciprocal(x):
@@ -214,8 +236,9 @@ def _jnp(f):
     return run
 
 
-# NumPy's submodules whose results are complex numbers, out of scope in gradmagic.jax
-COMPLEX = {"fft": "the discrete Fourier transforms (jnp.fft.fft, rfft, ...) give complex numbers"}
+# NumPy's submodules whose results are complex numbers, out of scope in gradmagic.jax (jnp.fft
+# is its own module: its real-valued helpers, and its transforms refused)
+COMPLEX = {}
 
 
 def __getattr__(name):

@@ -22,6 +22,8 @@ import numpy as np
 
 from ...core import linalg as core
 from ...core import ops
+from ...core.context import followed
+from ...core.tensor import Tensor
 from ..array import absolute, asarray, wrap
 
 
@@ -61,6 +63,54 @@ def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002  (NumPy's names)
         r = reduce(ops.sum(absolute(x), axis=summed, keepdims=True), axis=reduced, keepdims=True)
         return wrap(r if keepdims else ops.squeeze(r, (row, col)))
     return wrap(np.linalg.norm(x, ord, axis, keepdims))
+
+
+def _plain(a):
+    """``a``'s values as a NumPy array where nothing differentiates it (None where a tape or
+    an accumulator follows it): NumPy's own factorizations then give JAX's values, including
+    those (the extra singular vectors) that have no gradient."""
+    if isinstance(a, Tensor):
+        return None if followed(a) else np.asarray(a.value)
+    return np.asarray(a)
+
+
+def svd(a, full_matrices=True, compute_uv=True, hermitian=False, subset_by_index=None):
+    """``jnp.linalg.svd``: JAX's default ``full_matrices=True`` runs on a matrix that is not
+    square when nothing differentiates it (its extra singular vectors have no gradient)."""
+    if subset_by_index is not None:
+        raise NotImplementedError("jnp.linalg.svd(subset_by_index=...) is not supported in "
+                                  "gradmagic.jax")
+    plain = _plain(a)
+    if plain is not None:
+        return wrap(np.linalg.svd(asarray(plain).value, full_matrices, compute_uv, hermitian))
+    return wrap(core.svd(asarray(a), full_matrices, compute_uv, hermitian))
+
+
+def qr(a, mode="reduced"):
+    """``jnp.linalg.qr``; ``mode="complete"`` runs on a matrix that is not square when nothing
+    differentiates it."""
+    plain = _plain(a)
+    if plain is not None and mode == "complete":
+        return wrap(np.linalg.qr(asarray(plain).value, mode))
+    return wrap(core.qr(asarray(a), mode))
+
+
+def slogdet(a, *, method=None):
+    """``(sign, log|det a|)``; ``method`` (``"lu"``, the default, or ``"qr"``) picks JAX's
+    algorithm, which gives the same values here."""
+    if method not in (None, "lu", "qr"):
+        raise ValueError(f"Unknown slogdet method '{method}'. Supported methods are 'lu' "
+                         "(`None`), and 'qr'.")
+    return wrap(np.linalg.slogdet(asarray(a)))
+
+
+def pinv(a, rtol=None, hermitian=False, **kwargs):
+    """``jnp.linalg.pinv``; with ``hermitian=True`` that of ``(a + a^T) / 2``, as JAX's (its
+    ``eigh`` symmetrizes), so its gradient is symmetric."""
+    plain = _plain(a)
+    if plain is not None:
+        return wrap(np.linalg.pinv(asarray(plain).value, rtol=rtol, hermitian=hermitian, **kwargs))
+    return wrap(np.linalg.pinv(_symmetrized(a, hermitian), rtol=rtol, **kwargs))
 
 
 def _matrix_axes(ndim, axis):
