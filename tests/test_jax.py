@@ -217,21 +217,7 @@ def test_unmapped_names_say_what_is_covered():
 
 
 # -- custom rules ------------------------------------------------------------------------------------
-@custom_vjp
-def f(x, y):
-    return jnp.sin(x) * y
-
-
-def f_fwd(x, y):
-    return f(x, y), (jnp.cos(x), jnp.sin(x), y)
-
-
-def f_bwd(res, g):
-    cos_x, sin_x, y = res
-    return (cos_x * g * y, sin_x * g)
-
-
-f.defvjp(f_fwd, f_bwd)
+from _jax_examples import f  # noqa: E402  (JAX's guide's custom_vjp)
 
 
 def test_custom_vjp_residuals_of_any_pytree_and_none_cotangents():
@@ -531,8 +517,8 @@ def test_maximum_minimum_clip_and_abs_at_a_tie_as_jax():
     assert gx.numpy().tolist() == [0.5, 1.0, 0.5, 1.0, 0.5, 0.5, 1.0]
     assert jax.vmap(jax.grad(lambda t: jnp.clip(t, -1.0, 6.0)))(KINKS).numpy().tolist() == [
         0.0, 0.5, 1.0, 1.0, 1.0, 0.5, 0.0]
-    for f in (jnp.abs, jnp.absolute, abs):
-        assert jax.vmap(jax.grad(lambda t: f(t)))(KINKS).numpy().tolist() == [-1.0, -1.0, 1.0, 1.0, 1.0, 1.0, 1.0]
+    for fn in (jnp.abs, jnp.absolute, abs):
+        assert jax.vmap(jax.grad(lambda t: fn(t)))(KINKS).numpy().tolist() == [-1.0, -1.0, 1.0, 1.0, 1.0, 1.0, 1.0]
     assert jnp.maximum(KINKS, y).numpy().tolist() == [-2.0, 0.0, 0.0, 1.0, 1.0, 6.0, 8.0]
     assert np.isnan(jnp.maximum(jnp.array([np.nan]), 1.0).numpy()[0])  # NaN kept, as NumPy and JAX
     ints = jnp.maximum(jnp.array([1, 5]), jnp.array([1, 2]))  # integers keep their dtype, as JAX's
@@ -546,10 +532,10 @@ def test_maximum_minimum_clip_and_abs_at_a_tie_as_jax():
 def test_maximum_minimum_give_neither_side_a_gradient_where_one_is_nan():
     """JAX 0.10.2: grad(maximum, (0, 1))(nan, 1.) and (1., nan) are (0., 0.), as for minimum
     (gradmagic gave the second 1); a tie still halves, and the larger takes all."""
-    for f in (jnp.maximum, jnp.minimum):
+    for fn in (jnp.maximum, jnp.minimum):
         for a, b in ((np.nan, 1.0), (1.0, np.nan)):
-            assert [float(g) for g in jax.grad(f, argnums=(0, 1))(a, b)] == [0.0, 0.0]
-        assert [float(g) for g in jax.grad(f, argnums=(0, 1))(1.0, 1.0)] == [0.5, 0.5]
+            assert [float(g) for g in jax.grad(fn, argnums=(0, 1))(a, b)] == [0.0, 0.0]
+        assert [float(g) for g in jax.grad(fn, argnums=(0, 1))(1.0, 1.0)] == [0.5, 0.5]
     assert [float(g) for g in jax.grad(jnp.maximum, argnums=(0, 1))(2.0, 1.0)] == [1.0, 0.0]
     assert np.isnan(float(jnp.maximum(np.nan, 1.0)))
 
@@ -559,12 +545,12 @@ def test_fmax_fmin_give_a_tie_to_the_second_as_jax():
     x2 (JAX 0.10.2: grad(fmax, (0, 1))(1., 1.) is (0., 1.)); gradmagic's own goes to x1."""
     x1 = jnp.array([1.0, np.nan, 1.0, 2.0, -1.0])
     x2 = jnp.array([1.0, 1.0, np.nan, 1.0, 3.0])
-    for f, (g1, g2) in [(jnp.fmax, ([0.0, 0.0, 1.0, 1.0, 0.0], [1.0, 1.0, 0.0, 0.0, 1.0])),
+    for fn, (g1, g2) in [(jnp.fmax, ([0.0, 0.0, 1.0, 1.0, 0.0], [1.0, 1.0, 0.0, 0.0, 1.0])),
                         (jnp.fmin, ([0.0, 0.0, 1.0, 0.0, 1.0], [1.0, 1.0, 0.0, 1.0, 0.0]))]:
-        gx, gy = jax.vmap(jax.grad(lambda a, b: f(a, b), (0, 1)))(x1, x2)
+        gx, gy = jax.vmap(jax.grad(lambda a, b: fn(a, b), (0, 1)))(x1, x2)
         assert gx.numpy().tolist() == g1 and gy.numpy().tolist() == g2
-        want = getattr(np, f.__name__)(x1.numpy(), x2.numpy())
-        assert f(x1, x2).numpy().tolist() == want.tolist() and f(x1, x2).dtype == np.float32
+        want = getattr(np, fn.__name__)(x1.numpy(), x2.numpy())
+        assert fn(x1, x2).numpy().tolist() == want.tolist() and fn(x1, x2).dtype == np.float32
     assert jnp.fmax(jnp.arange(3), 1).numpy().tolist() == [1, 1, 2]
 
 

@@ -12,38 +12,10 @@ import pytest
 import gradmagic as gm
 import gradmagic.jax as jax
 import gradmagic.jax.numpy as jnp
-from gradmagic.jax import custom_jvp, custom_vjp, grad
+from gradmagic.jax import custom_vjp, grad
 
 
-@custom_jvp
-def log1pexp(x):
-    return jnp.log(1. + jnp.exp(x))
-
-
-@log1pexp.defjvp
-def log1pexp_jvp(primals, tangents):
-    x, = primals
-    x_dot, = tangents
-    ans = log1pexp(x)
-    ans_dot = (1 - 1 / (1 + jnp.exp(x))) * x_dot
-    return ans, ans_dot
-
-
-@custom_vjp
-def f(x, y):
-    return jnp.sin(x) * y
-
-
-def f_fwd(x, y):
-    return f(x, y), (jnp.cos(x), jnp.sin(x), y)
-
-
-def f_bwd(res, g):
-    cos_x, sin_x, y = res
-    return (cos_x * g * y, sin_x * g)
-
-
-f.defvjp(f_fwd, f_bwd)
+from _jax_examples import f, log1pexp  # noqa: E402  (JAX's guide's rules)
 
 
 @custom_vjp
