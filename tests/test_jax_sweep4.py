@@ -480,3 +480,16 @@ def test_jvp_and_vjp_argument_mismatches_in_jaxs_words():
                             "float32[3], but expected float32[2] because the corresponding output of the "
                             "differentiated function had JAX type float32[2]")
     assert same(values(jax.vjp(jnp.sin, jnp.ones(2))[1](np.ones(2))), [[0.5403023, 0.5403023]])
+
+
+def test_jacobians_pass_keyword_arguments_on():
+    """JAX 0.10.2: jacrev/jacfwd/hessian pass keyword arguments to the function, not
+    differentiated (they raised "<lambda>() got an unexpected keyword argument")."""
+    f = lambda x, scale=1.0: jnp.sin(x) * scale  # noqa: E731
+    for t in (jax.grad, jax.jacrev, jax.jacfwd):
+        np.testing.assert_allclose(float(t(f)(1.0, scale=2.0)), 1.0806046, rtol=1e-6)
+    np.testing.assert_allclose(float(jax.hessian(f)(1.0, scale=2.0)), -1.6829419, rtol=1e-6)
+    g = lambda x, y, *, p=2.0: {"a": x ** p * y}  # noqa: E731
+    jx, jy = jax.jacrev(g, argnums=(0, 1))(jnp.array([1., 2.]), 3., p=3.0)["a"]
+    assert jx.tolist() == [[9., 0.], [0., 36.]] and jy.tolist() == [1., 8.]
+    assert jax.jacfwd(g)(jnp.array([1., 2.]), 3., p=3.0)["a"].tolist() == [[9., 0.], [0., 36.]]

@@ -211,7 +211,7 @@ def jacrev(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=False):
     [[2.0, 0.0], [0.0, 4.0]]
     """
     @functools.wraps(fun)
-    def run(*args):
+    def run(*args, **kwargs):  # keyword arguments passed on, not differentiated, as JAX
         nums = _argnums(argnums, len(args), "jacrev")
         if holomorphic:
             _holomorphic("jacrev", [asarray(x) for a in nums for x in tree_flatten(args[a])[0]])
@@ -220,7 +220,7 @@ def jacrev(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=False):
         with GradientTape(persistent=True) as tape:
             tape.watch(floats)
             calling(fun, w.args)
-            out = fun(*w.args)
+            out = fun(*w.args, **kwargs)
         if has_aux:
             out, aux = _aux_pair(out)
         out_leaves, out_def = tree_flatten(out)
@@ -318,7 +318,7 @@ def jacfwd(fun, argnums=0, has_aux=False, holomorphic=False):
      [ 1.6209068  0.         0.841471 ]]
     """
     @functools.wraps(fun)
-    def run(*args):
+    def run(*args, **kwargs):  # keyword arguments passed on, not differentiated, as JAX
         nums = _argnums(argnums, len(args), "jacfwd")
         args = [tree_map(asarray, a) for a in args]
         primals = [args[a] for a in nums]  # the rest are constants (an int n in x ** n)
@@ -327,7 +327,7 @@ def jacfwd(fun, argnums=0, has_aux=False, holomorphic=False):
             full = list(args)
             for a, d in zip(nums, diff):
                 full[a] = d
-            return fun(*full)
+            return fun(*full, **kwargs)
         at.__name__ = getattr(fun, "__name__", "fun")
         try:  # so that a trace names the primals after fun's own parameters
             params = list(inspect.signature(fun).parameters.values())
