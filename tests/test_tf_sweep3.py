@@ -146,3 +146,36 @@ def test_none_where_a_tensor_is_expected_is_tensorflows_value_error():
         with pytest.raises(ValueError, match=r"Attempt to convert a value \(None\) with an unsupported "
                                              r"type \(<class 'NoneType'>\) to a Tensor.*gradient is None"):
             call()
+
+
+def test_a_tf_function_gives_its_python_numbers_back_as_tensors():
+    """TensorFlow 2.21.0 prints: Tensor 3 int32; 4.0 1.5 float32 None True; 6.0 (a method
+    of a Module); python_function is the function itself."""
+    @tf.function
+    def three(x):
+        return 3
+
+    @tf.function
+    def pair(x):
+        return x * 2, 1.5, None, {"k": True}
+
+    r = three(tf.constant(1.))
+    assert isinstance(r, tf.Tensor) and r.numpy() == 3 and r.dtype == np.int32
+    a, b, c, d = pair(tf.constant(2.))
+    assert (a.numpy(), b.numpy(), b.dtype, c, bool(d["k"].numpy())) == (4.0, 1.5, np.float32, None, True)
+    assert three.python_function(1) == 3
+
+    class M(tf.Module):
+        def __init__(self):
+            self.w = tf.Variable(2.)
+
+        @tf.function
+        def __call__(self, x):
+            return self.w * x
+
+    assert M()(tf.constant(3.)).numpy() == 6.0
+    with tf.GradientTape() as t:
+        x = tf.constant(2.)
+        t.watch(x)
+        y = pair(x)[0]
+    assert t.gradient(y, x).numpy() == 2.0

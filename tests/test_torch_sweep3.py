@@ -123,3 +123,23 @@ def test_cdist_inf_gives_each_tied_coordinate_its_sign():
     assert a.grad.tolist() == [[0., 0., 2.], [0., 1., 0.], [1., 2., 1.]]
     assert b.grad.tolist() == [[0., 0., 2.], [1., -1., -2.], [-2., -2., -3.]]
     assert d.grad_fn.name() == "CdistBackward0"
+
+
+def test_bce_with_logits_gradient_keeps_a_small_sigmoids_digits():
+    """PyTorch 2.13.0+cpu prints, for logits [-12, -3, 0, 2.5, 30] and targets [0, 1, .5, 1, 0]
+    in float32, the gradient [1.228835e-06, -0.1905148, 0, -0.01517163, 0.2], the target's
+    [2.4, 0.6, -0, -0.5, -6] and the second derivative [1.22883e-06, 0.00903533, 0.05,
+    0.0140207, 0]. The loss's own terms' derivatives, summed, lost a small sigmoid's digits to
+    1 - 1: 0.4% at x = -12 (and a tutorial's test failed on some random draws)."""
+    x = torch.tensor([-12., -3., 0., 2.5, 30.], requires_grad=True)
+    z = torch.tensor([0., 1., 0.5, 1., 0.], requires_grad=True)
+    loss = F.binary_cross_entropy_with_logits(x, z)
+    gx, gz = torch.autograd.grad(loss, [x, z], create_graph=True)
+    np.testing.assert_allclose(gx.tolist(), [1.228835e-06, -0.1905148, 0, -0.01517163, 0.2], rtol=2e-6)
+    close(gz.tolist(), [2.4, 0.6, 0., -0.5, -6.], 1e-6)
+    np.testing.assert_allclose(torch.autograd.grad(gx.sum(), x)[0].tolist(),
+                               [1.22883e-06, 0.00903533, 0.05, 0.0140207, 0], rtol=1e-5, atol=1e-12)
+    with_pos = F.binary_cross_entropy_with_logits(x, z, pos_weight=torch.tensor([2.] * 5))
+    np.testing.assert_allclose(torch.autograd.grad(with_pos, x)[0].tolist(),
+                               [1.228835e-06, -0.3810297, -0.05, -0.03034327, 0.2], rtol=2e-6)
+    assert loss.grad_fn.name() == "BinaryCrossEntropyWithLogitsBackward0"

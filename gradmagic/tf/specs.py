@@ -136,16 +136,35 @@ def bound(func, specs):
 
 
 def function(func=None, input_signature=None, **options):
-    """``tf.function``: gradmagic always runs eagerly, so this returns ``func`` itself, or,
-    given an ``input_signature`` (a list of ``tf.TensorSpec``), ``func`` checking its
+    """``tf.function``: gradmagic always runs eagerly, so this returns ``func`` whose Python
+    numbers among its outputs come back as Tensors, as TensorFlow's do, or, given an ``input_signature`` (a list of ``tf.TensorSpec``), ``func`` checking its
     arguments against it as TensorFlow does: a Python or NumPy value is converted to the
     spec's dtype, and a value whose dtype or shape does not fit is TensorFlow's ``TypeError``
     ("Binding inputs to tf.function failed due to `Can not cast ...`")."""
     specs = None if input_signature is None else checked_signature(input_signature)
 
     def wrap(f):
-        return f if specs is None else bound(f, specs)
+        return outputs_as_tensors(f if specs is None else bound(f, specs), f)
     return wrap if func is None else wrap(func)
+
+
+def outputs_as_tensors(call, func):
+    """``call`` whose result has its Python numbers and NumPy values as Tensors, as a
+    ``tf.function``'s outputs are (``three(x).numpy()``); ``python_function`` is ``func``."""
+    @functools.wraps(call)  # func's name and doc, and an input_signature bound() gave call
+    def run(*args, **kwargs):
+        result = call(*args, **kwargs)
+        if result is None or isinstance(result, Tensor):  # the commonest: nothing to convert
+            return result
+        leaves, _, rebuild = flatten(result)
+        if not any(isinstance(v, PLAIN) for v in leaves):
+            return result
+        return rebuild([core_constant(v) if isinstance(v, PLAIN) else v for v in leaves])
+    run.python_function = func
+    return run
+
+
+PLAIN = (bool, int, float, np.generic, np.ndarray)  # what a tf.function gives back as a Tensor
 
 
 __all__ = ["TensorSpec", "function"]

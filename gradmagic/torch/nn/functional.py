@@ -27,7 +27,7 @@ from .pooling import (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_poo
 from .activations import (celu, celu_, elu_, glu, hardshrink, hardsigmoid, hardswish,  # noqa: F401
                           hardtanh_, leaky_relu_, mish, prelu, relu_, rrelu, rrelu_, selu_, softmin,
                           softshrink, tanhshrink, threshold, threshold_)
-from .losses import (cosine_embedding_loss, reduced, gaussian_nll_loss, hinge_embedding_loss, kl_div,  # noqa: F401
+from .losses import (logit_loss, cosine_embedding_loss, reduced, gaussian_nll_loss, hinge_embedding_loss, kl_div,  # noqa: F401
                      margin_ranking_loss, multi_margin_loss, multilabel_soft_margin_loss, pairwise_distance,
                      pdist, poisson_nll_loss, soft_margin_loss, triplet_margin_loss)
 from .attention import scaled_dot_product_attention  # noqa: F401
@@ -359,13 +359,11 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
 @composite("sigmoid(input) - target (times the weights)", "-input")
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
                                      reduction="mean", pos_weight=None):
-    """``(1 - z) x + (1 + (pos_weight - 1) z) log(1 + exp(-x))``, its log term stable for
-    any logit ``x`` (one branch through 0, so the gradient there is ``sigmoid(0) - z``)."""
+    """``(1 - z) x + (1 + (pos_weight - 1) z) log(1 + exp(-x))``, stable for any logit ``x``,
+    with PyTorch's gradient ``w sigmoid(x) - (z + w - 1)`` (``losses.LOGIT_LOSS``)."""
     _same_size(input, target)
-    positive = input >= 0
-    log_1_exp_neg = ops.where(positive, 0, -input) + ops.log1p(ops.exp(ops.where(positive, -input, input)))
     scale = 1 if pos_weight is None else 1 + (pos_weight - 1) * target
-    loss = (1 - target) * input + scale * log_1_exp_neg
+    loss = logit_loss(input, target, scale)
     return reduced(loss if weight is None else loss * weight, reduction)
 
 
