@@ -40,6 +40,19 @@ def test_clip_by_value_with_min_above_max_gives_min():
         y = tf.reduce_sum(tf.clip_by_value(x, 1., -1.) * [1., 2., 3.])
     assert t.gradient(y, x).numpy().tolist() == [0., 0., 0.]
     assert tf.clip_by_value(x, -1., 1.).numpy().tolist() == [-1., 0., 1.]  # the ordinary case
+    # and with Variable bounds, an element on min (TensorFlow 2.21.0 prints these gradients)
+    x = tf.constant([-2., 0., 1., 2.])
+    for (lo, hi), (gx, gl, gh) in [((1., -1.), ([0., 0., 0., 0.], 10., 0.)),
+                                   ((-1., 1.), ([0., 2., 3., 0.], 1., 4.)),
+                                   ((1., 1.), ([0., 0., 3., 0.], 3., 4.))]:
+        lo_v, hi_v = tf.Variable(lo), tf.Variable(hi)
+        with tf.GradientTape(persistent=True) as t:
+            t.watch(x)
+            y = tf.reduce_sum(tf.clip_by_value(x, lo_v, hi_v) * [1., 2., 3., 4.])
+            y_numbers = tf.reduce_sum(tf.clip_by_value(x, lo, hi) * [1., 2., 3., 4.])
+        got = t.gradient(y, [x, lo_v, hi_v])
+        assert (got[0].numpy().tolist(), float(got[1]), float(got[2])) == (gx, gl, gh)
+        assert t.gradient(y_numbers, x).numpy().tolist() == gx
 
 
 def test_clip_by_global_norm_of_an_infinite_norm_is_nan_throughout():

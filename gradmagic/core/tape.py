@@ -75,7 +75,7 @@ class GradientTape:
 
     records = True  # a tape records ops (a Listener only hears them)
     dense = True  # every gradient it gives is a Tensor; False: a dialect's tape whose
-    # ``upstreams_wanted`` and ``regrade`` give some in another form (tf's IndexedSlices)
+    # ``upstreams_wanted`` and ``regrade`` may give some in another form (tf's IndexedSlices)
 
     def __init__(self, persistent: bool = False, watch_accessed_variables: bool = True):
         self._persistent = bool(persistent)
@@ -293,7 +293,7 @@ class GradientTape:
         if self._used:
             self._check_usable("gradient")
         if (output_gradients is None and isinstance(target, Tensor) and isinstance(sources, Tensor)
-                and (self.dense or not self.upstreams_wanted([sources])) and not self._level and not TAPES.get() and unconnected_gradients == "none"
+                and self.dense and not self._level and not TAPES.get() and unconnected_gradients == "none"
                 and kind(sources.value.dtype) != "c"):
             # the commonest call, one Tensor of each, with nothing on the stack (no tape
             # records the pass, no listener hears it) and no pass recorded before: the steps

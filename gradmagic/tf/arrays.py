@@ -107,10 +107,12 @@ def where(condition, x=None, y=None, name=None):
 # -- clipping --------------------------------------------------------------------------------
 def clip_by_value(t, clip_value_min, clip_value_max, name=None):
     """``maximum(minimum(t, max), min)``, as TensorFlow's: a min above the max wins."""
-    lo, hi = clip_value_min, clip_value_max
-    if np.any(np.asarray(to_host(getattr(lo, "value", lo))) > np.asarray(to_host(getattr(hi, "value", hi)))):
-        hi = ops.maximum(lo, hi)
-    return ops.clip(as_tensor(t), lo, hi)
+    lo, hi, t = clip_value_min, clip_value_max, as_tensor(t)
+    if isinstance(lo, Tensor) or isinstance(hi, Tensor) or np.any(np.asarray(lo) > np.asarray(hi)):
+        # TensorFlow's own formula: where the min is above the max, and for tensor bounds (no
+        # host copy of them to look); NumPy's clip, one op, for ordered numbers
+        return ops.maximum(ops.minimum(t, hi), lo)
+    return ops.clip(t, lo, hi)
 
 
 def clip_by_norm(t, clip_norm, axes=None, name=None):

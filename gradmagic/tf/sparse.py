@@ -31,9 +31,9 @@ THROUGH = (ops.IDENTITY, ops.ASTYPE)  # TensorFlow passes IndexedSlices through 
 
 def rows(params, index):
     """``params[index]``, ``index`` an integer array: ``tf.gather`` along axis 0."""
-    for tape in TAPES.get():  # so that a tape without gathers skips looking for them
+    for tape in TAPES.get():  # so that a tape without gathers keeps the engine's quick path
         if isinstance(tape, GradientTape):
-            tape.gathered = True
+            tape.dense = False
     return apply(GATHER, params, index=index)
 
 
@@ -42,14 +42,11 @@ class GradientTape(CoreTape):
     As TensorFlow's, it gives a source read only through ``tf.gather`` an ``IndexedSlices``
     (``tf/sparse.py``)."""
 
-    dense = False
-    gathered = False  # whether a tf.gather was recorded while it was active
+    # dense (the core's True) turns False once a tf.gather is recorded while it is active
 
     def upstreams_wanted(self, sources):
         self._plan = plan = []  # (source index, gathers, others), for regrade
         wanted = []
-        if not self.gathered:
-            return wanted
         uses = self.recorded().uses()
         for k, s in enumerate(sources):
             if not isinstance(s, Tensor) or kind(s.dtype) != "f" or not s.shape:

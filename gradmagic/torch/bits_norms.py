@@ -22,7 +22,6 @@ import numpy as np
 
 from ..core import ops
 from ..core.primitive import Primitive, binary, defvjp
-from ..core.vjps import power_vjp_base
 from ..core.tensor import Tensor as CoreTensor
 from .graph import as_tensor_of
 from .subgradients import vector_norm
@@ -110,9 +109,8 @@ def _exponent_vjp(g, ans, x, y):
 def _base_vjp(g, ans, x, y):
     """PyTorch's gradient for the base: ``y x^(y-1)``, 0 where ``y`` is 0 (``0 * 0^-1`` at
     ``x = 0`` would be NaN). The upstream stays out of the masked product, so that forward
-    mode (which differentiates this rule in ``g``) gets PyTorch's 0 there too, not ``0 * inf``."""
-    if type(y) in (int, float):
-        return power_vjp_base(g, ans, x, y)
+    mode (which differentiates this rule in ``g``) gets PyTorch's 0 there too, not ``0 * inf``.
+    ``y`` is a tensor: a number exponent takes the engine's op (``NUMBER_POWER``)."""
     with np.errstate(divide="ignore", invalid="ignore"):
         zero = y == 0
         return ops.where(zero, 0, g * ops.where(zero, 0, y * x ** (y - 1)))

@@ -160,27 +160,28 @@ def float_result(args):
     never widen a tensor; integers alone give the default float (``i / 2``, ``sqrt(i)``).
     NumPy would give float64 where a float64 number or 0-d tensor, or an integer, met a
     float32 tensor."""
+    dims, zeros = _by_rank(args, "f")
+    floats = dims or zeros
+    return np.result_type(*floats) if floats else default_float()
+
+
+def _by_rank(args, kinds):
+    """The dtypes of ``kinds`` among the tensors and arrays in ``args`` (one level into lists;
+    not numbers): those of dimensioned ones, and those of 0-d ones."""
     dims, zeros = [], []
     for a in args:
         for v in a if isinstance(a, (list, tuple)) else (a,):
             value = getattr(v, "value", v)  # a tensor's array, or an array: not a number
-            if v is not value or isinstance(value, np.ndarray):
-                if value.dtype.kind == "f":
-                    (dims if value.ndim else zeros).append(value.dtype)
-    floats = dims or zeros
-    return np.result_type(*floats) if floats else default_float()
+            if (v is not value or isinstance(value, np.ndarray)) and value.dtype.kind in kinds:
+                (dims if value.ndim else zeros).append(value.dtype)
+    return dims, zeros
 
 
 def int_result(args):
     """The integer dtype PyTorch gives an op on ``args`` whose NumPy result is an integer,
     where 0-d integer tensors meet dimensioned ones: the dimensioned ones' integers decide;
     None otherwise (NumPy's is PyTorch's, or the op's own: a sum's int64)."""
-    dims, zeros = [], []
-    for a in args:
-        for v in a if isinstance(a, (list, tuple)) else (a,):
-            value = getattr(v, "value", v)
-            if (v is not value or isinstance(value, np.ndarray)) and value.dtype.kind in "iu":
-                (dims if value.ndim else zeros).append(value.dtype)
+    dims, zeros = _by_rank(args, "iu")
     return np.result_type(*dims) if dims and zeros else None
 
 

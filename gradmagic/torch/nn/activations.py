@@ -200,6 +200,10 @@ def leaky_relu_(input, negative_slope=0.01):
     return input.in_place(named(ops.where(x > 0, x, x * negative_slope), "LeakyReluBackward1"))
 
 
+def silu_(input):
+    return input.in_place(named(input * ops.sigmoid(input), "SiluBackward0"))
+
+
 def hardtanh_(input, min_val=-1.0, max_val=1.0):
     """``clamp(x, min_val, max_val)``, its gradient 1 strictly between."""
     x = input

@@ -24,6 +24,7 @@ from .pooling import (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_poo
                       adaptive_max_pool1d, adaptive_max_pool2d, adaptive_max_pool3d, avg_pool1d,
                       avg_pool2d, avg_pool3d, fold, lp_pool1d, lp_pool2d, max_pool1d, max_pool2d,
                       max_pool3d, pixel_shuffle, pixel_unshuffle, unfold)
+from .activations import silu_ as inplace_silu  # not F's: PyTorch's F has no silu_
 from .activations import (celu, celu_, elu_, glu, hardshrink, hardsigmoid, hardswish,  # noqa: F401
                           hardtanh_, leaky_relu_, mish, prelu, relu_, rrelu, rrelu_, selu_, softmin,
                           softshrink, tanhshrink, threshold, threshold_)
@@ -53,9 +54,6 @@ def _named(name, in_place=None):
         return run
     return wrap
 
-
-def _silu_(input):
-    return input.in_place(named(input * ops.sigmoid(input), "SiluBackward0"))
 
 
 @_named("Relu", relu_)
@@ -106,7 +104,7 @@ def selu(input, inplace=False):
     return SELU_SCALE * ops.where(input > 0, input, SELU_ALPHA * ops.expm1(ops.minimum(input, 0)))
 
 
-@_named("Silu", _silu_)
+@_named("Silu", inplace_silu)
 @composite("s(x) (1 + x (1 - s(x)))", elementwise=True)
 def silu(input, inplace=False):
     return input * ops.sigmoid(input)
